@@ -1,0 +1,10 @@
+import pino from 'pino';
+
+/** Structured JSON logs. API keys, secrets and message bodies are never logged. */
+export function createLogger(level: string) {
+  return pino({
+    level,
+    base: { service: 'messaging-crm' },
+    redact: { paths: ['req.headers.authorization', '*.api_key', '*.secret', '*.body'], censor: '[redacted]' },
+  });
+}

@@ -1,0 +1,39 @@
+// API key scopes. The guides name conversations, customers, messages, templates, tags and users; the
+// machine-readable description names `contacts:read` for the contacts endpoints (a conflict, see
+// docs/api-decisions.md): it is accepted and grants reading customers. `webhooks` is this service's own.
+export const KEY_SCOPES = [
+  'conversations',
+  'customers',
+  'contacts:read',
+  'messages',
+  'templates',
+  'tags',
+  'users',
+  'webhooks',
+] as const;
+
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** What a GraphQL field requires. `customers:read` is met by `customers` or `contacts:read`. */
+export type Permission = Exclude<KeyScope, 'contacts:read'> | 'customers:read';
+
+export const ALL_KEY_SCOPES: KeyScope[] = KEY_SCOPES.filter((scope) => scope !== 'contacts:read');
+
+const GRANTED_BY: Record<Permission, readonly KeyScope[]> = {
+  conversations: ['conversations'],
+  customers: ['customers'],
+  'customers:read': ['customers', 'contacts:read'],
+  messages: ['messages'],
+  templates: ['templates'],
+  tags: ['tags'],
+  users: ['users'],
+  webhooks: ['webhooks'],
+};
+
+export function grants(scopes: ReadonlySet<string>, permission: Permission): boolean {
+  return GRANTED_BY[permission].some((scope) => scopes.has(scope));
+}
+
+export function isKeyScope(value: string): value is KeyScope {
+  return (KEY_SCOPES as readonly string[]).includes(value);
+}

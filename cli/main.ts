@@ -1,0 +1,135 @@
+// `npm run cli -- <command>`: operator commands that run on the same database as the server.
+import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
+import { loadSettings } from '../config/settings.js';
+import { openRuntime, type Runtime } from '../app/runtime.js';
+import { migrate } from '../db/migrate.js';
+import { createWorkspace } from '../resolvers/workspaces.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../resolvers/apiKeys.js';
+import { DomainError } from '../resolvers/errors.js';
+import { KEY_SCOPES } from '../auth/scopes.js';
+import { seedDemo } from '../prisma/seed.js';
+
+const HELP = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  workspace create --name N --email E [--json]
+      Create a workspace with its admin user, a sandbox messaging integration and an all-scopes API key.
+  key create --workspace ID --scopes a,b [--name N] [--json]
+      Create an API key. Scopes: ${KEY_SCOPES.join(', ')}.
+  key list --workspace ID [--json]
+  key revoke --workspace ID --key KEY_ID [--json]
+  db migrate
+      Apply pending SQL migrations (also done at start-up).
+  seed [--contacts N] [--json]
+      Create a demo workspace with realistic contacts, conversations, messages and tags (default 200).
+
+Settings come from the environment (DATABASE_URL, DATA_DIR, ...): see README.md.`;
+
+type Options = Record<string, string | boolean | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+function print(json: boolean, value: unknown, text: string) {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+}
+
+async function run(runtime: Runtime, command: string, options: Options): Promise<void> {
+  const json = options['json'] === true;
+  const { prisma, secrets } = runtime.services;
+  switch (command) {
+    case 'workspace create': {
+      const created = await createWorkspace({ prisma, secrets }, { name: required(options, 'name'), email: required(options, 'email') });
+      print(json, created, [
+        `Workspace ${created.workspace_id} created.`,
+        `API key (shown once, store it now): ${created.api_key}`,
+        `Sandbox integration ${created.integration_id}: phone_number_id ${created.phone_number_id}`,
+        `Provider webhook app secret: ${created.app_secret}`,
+        `Provider webhook verify token: ${created.verify_token}`,
+      ].join('\n'));
+      return;
+    }
+    case 'key create': {
+      const scopes = required(options, 'scopes').split(',').map((scope) => scope.trim()).filter(Boolean);
+      const { api_key, key } = await createApiKey(prisma, {
+        workspaceId: required(options, 'workspace'),
+        name: typeof options['name'] === 'string' ? options['name'] : undefined,
+        scopes,
+      });
+      print(json, { api_key, ...key }, `API key ${key.id} (${key.scopes.join(', ')}), shown once: ${api_key}`);
+      return;
+    }
+    case 'key list': {
+      const keys = await listApiKeys(prisma, required(options, 'workspace'));
+      print(json, keys, keys.map((key) => `${key.id}  ${key.prefix}…  ${key.scopes.join(',')}  ${key.revoked_at ? 'revoked' : 'active'}  last used ${key.last_used_at?.toISOString() ?? 'never'}`).join('\n') || 'No keys.');
+      return;
+    }
+    case 'key revoke': {
+      const key = await revokeApiKey(prisma, required(options, 'workspace'), required(options, 'key'));
+      print(json, key, `API key ${key.id} revoked.`);
+      return;
+    }
+    case 'db migrate': {
+      const applied = await migrate(runtime.db.sql);
+      print(json, { applied }, applied.length ? `Applied ${applied.join(', ')}.` : 'The database is up to date.');
+      return;
+    }
+    case 'seed': {
+      const contacts = Number(options['contacts'] ?? 200);
+      if (!Number.isInteger(contacts) || contacts < 0) throw new UsageError('--contacts must be a whole number');
+      const bar = !json && contacts >= 5000 ? new SingleBar({ format: 'seeding [{bar}] {percentage}% {value}/{total} contacts | eta {eta}s' }, Presets.shades_classic) : null;
+      bar?.start(contacts, 0);
+      const created = await seedDemo({ prisma, secrets }, { contacts, onProgress: (done) => bar?.update(done) });
+      bar?.stop();
+      print(json, created, `Demo workspace ${created.workspace_id} with ${contacts} contacts.\nAPI key (shown once): ${created.api_key}`);
+      return;
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}"`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' },
+      name: { type: 'string' },
+      email: { type: 'string' },
+      workspace: { type: 'string' },
+      scopes: { type: 'string' },
+      key: { type: 'string' },
+      contacts: { type: 'string' },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const command = positionals.join(' ');
+  const runtime = await openRuntime(loadSettings(), { migrate: command !== 'db migrate' });
+  try {
+    await run(runtime, command, values);
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${HELP}\n`);
+    else if (error instanceof DomainError) process.stderr.write(`${error.code}: ${error.message}${error.details ? ` ${JSON.stringify(error.details)}` : ''}\n`);
+    else process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,69 @@
+// Contacts (the spec's customers): list, search and get, always within the caller's workspace.
+// Order is newest first by id; ids are UUIDv7, so the cursor (the last id seen) is a plain `id < cursor`.
+import { z } from 'zod';
+import type { Prisma } from '../generated/prisma/client.js';
+import { type Context, requireActor } from './context.js';
+import { notFound } from './errors.js';
+import { toPage } from './pagination.js';
+import { limit, parseInput, uuid } from './validation.js';
+
+type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
+
+const DEFAULT_LIMIT = 50;
+
+const listInput = z.object({
+  limit: limit(DEFAULT_LIMIT),
+  cursor: uuid.nullish(),
+  search: z.string().trim().min(1, { message: 'must not be empty' }).max(200).nullish(),
+  tag_id: uuid.nullish(),
+});
+
+const searchInput = z.object({
+  q: z.string({ message: 'is required' }).trim().min(1, { message: 'must be at least 1 character' }).max(200),
+  limit: limit(DEFAULT_LIMIT),
+  cursor: uuid.nullish(),
+});
+
+/** Matches name, phone number or email, case-insensitively, anywhere in the value (trigram indexed). */
+function matching(text: string): Prisma.CustomerWhereInput {
+  return {
+    OR: [
+      { name: { contains: text, mode: 'insensitive' } },
+      { phone_number: { contains: text, mode: 'insensitive' } },
+      { email: { contains: text, mode: 'insensitive' } },
+    ],
+  };
+}
+
+async function page(ctx: Context, where: Prisma.CustomerWhereInput, size: number, cursor: string | null | undefined, query: Query) {
+  const { workspaceId } = requireActor(ctx);
+  const rows = await ctx.prisma.customer.findMany({
+    ...query,
+    where: { ...where, company_id: workspaceId, ...(cursor ? { id: { lt: cursor } } : {}) },
+    orderBy: { id: 'desc' },
+    take: size + 1,
+  });
+  return toPage(rows, size, (row) => row.id);
+}
+
+export function listContacts(ctx: Context, input: z.input<typeof listInput>, query: Query = {}) {
+  const args = parseInput(listInput, input);
+  const where: Prisma.CustomerWhereInput = {
+    ...(args.search ? matching(args.search) : {}),
+    ...(args.tag_id ? { tags: { some: { tag_id: args.tag_id } } } : {}),
+  };
+  return page(ctx, where, args.limit, args.cursor, query);
+}
+
+export function searchContacts(ctx: Context, input: z.input<typeof searchInput>, query: Query = {}) {
+  const args = parseInput(searchInput, input);
+  return page(ctx, matching(args.q), args.limit, args.cursor, query);
+}
+
+export async function getContact(ctx: Context, input: { id: string }, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const { id } = parseInput(z.object({ id: uuid }), input);
+  const contact = await ctx.prisma.customer.findFirst({ ...query, where: { id, company_id: workspaceId } });
+  if (!contact) throw notFound('Customer');
+  return contact;
+}

@@ -1,0 +1,32 @@
+// What every resolver receives: the services it may use and who is asking. Nothing here knows about HTTP.
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { SecretBox } from '../crypto/secrets.js';
+import { DomainError } from './errors.js';
+
+/** A Prisma client or the client of an open transaction. */
+export type Db = Prisma.TransactionClient;
+
+export type Services = {
+  prisma: PrismaClient;
+  secrets: SecretBox;
+  version: string;
+};
+
+/** The authenticated caller: an API key of one workspace. */
+export type Actor = {
+  workspaceId: string;
+  userId: string | null;
+  keyId: string;
+  keyPrefix: string;
+  scopes: ReadonlySet<string>;
+};
+
+export type Context = Services & {
+  actor: Actor | null;
+  requestId: string;
+};
+
+export function requireActor(ctx: Context): Actor {
+  if (!ctx.actor) throw new DomainError('UNAUTHORIZED', 'Unauthorized');
+  return ctx.actor;
+}

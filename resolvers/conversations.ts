@@ -1,0 +1,109 @@
+// Conversations of the caller's workspace, newest activity first.
+// Order: last_message_at descending, then id descending; conversations without any message come last
+// (newest first by id). `before` takes an ISO 8601 date-time (only conversations whose last_message_at is
+// older are returned, as the spec says) or the opaque next_cursor of the previous page, which also
+// remembers the id so that ties are neither skipped nor repeated and the message-less tail is reachable.
+import { z } from 'zod';
+import type { Prisma } from '../generated/prisma/client.js';
+import { type Context, requireActor } from './context.js';
+import { notFound } from './errors.js';
+import { toPage } from './pagination.js';
+import { isoDateTime, limit, parseInput, uuid } from './validation.js';
+
+type Query = { select?: Prisma.ConversationSelect; include?: Prisma.ConversationInclude };
+
+/** The guides call the active state `open`; it is accepted as a name for `active`. */
+export const CONVERSATION_STATUSES = ['active', 'pending', 'closed'] as const;
+const STATUS_ALIASES: Record<string, (typeof CONVERSATION_STATUSES)[number]> = { open: 'active' };
+
+type Position = { at: Date; id: string } | { at: null; id: string } | { before: Date };
+
+const CURSOR_PATTERN = /^c1\.([0-9a-f-]{36})\.(\d+|-)$/;
+
+function encodeCursor(row: { id: string; last_message_at: Date | null }): string {
+  return `c1.${row.id}.${row.last_message_at ? row.last_message_at.getTime() : '-'}`;
+}
+
+function decodeBefore(value: string): Position | null {
+  const cursor = CURSOR_PATTERN.exec(value);
+  if (cursor) {
+    const [, id, at] = cursor as unknown as [string, string, string];
+    if (!uuid.safeParse(id).success) return null;
+    return at === '-' ? { at: null, id } : { at: new Date(Number(at)), id };
+  }
+  return isoDateTime.safeParse(value).success ? { before: new Date(value) } : null;
+}
+
+const listInput = z.object({
+  status: z
+    .string()
+    .transform((value) => STATUS_ALIASES[value] ?? value)
+    .pipe(z.enum(CONVERSATION_STATUSES, { message: 'must be one of active, closed, pending (or open)' }))
+    .nullish(),
+  limit: limit(20),
+  before: z
+    .string()
+    .transform((value, context) => {
+      const position = decodeBefore(value);
+      if (!position) context.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time or a next_cursor value' });
+      return position ?? z.NEVER;
+    })
+    .nullish(),
+  assigned_user_id: uuid.nullish(),
+});
+
+export async function listConversations(ctx: Context, input: z.input<typeof listInput>, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const args = parseInput(listInput, input);
+  const filter: Prisma.ConversationWhereInput = {
+    company_id: workspaceId,
+    ...(args.status ? { status: args.status } : {}),
+    ...(args.assigned_user_id ? { assigned_user_id: args.assigned_user_id } : {}),
+  };
+  const position = args.before ?? null;
+  const wanted = args.limit + 1;
+
+  const rows = [];
+  const inTimestampedPart = !position || 'before' in position || position.at !== null;
+  if (inTimestampedPart) {
+    let after: Prisma.ConversationWhereInput = { last_message_at: { not: null } };
+    if (position && 'before' in position) after = { last_message_at: { lt: position.before } };
+    else if (position && position.at) {
+      after = {
+        OR: [
+          { last_message_at: { lt: position.at } },
+          { last_message_at: position.at, id: { lt: position.id } },
+        ],
+      };
+    }
+    rows.push(
+      ...(await ctx.prisma.conversation.findMany({
+        ...query,
+        where: { ...filter, ...after },
+        orderBy: [{ last_message_at: 'desc' }, { id: 'desc' }],
+        take: wanted,
+      })),
+    );
+  }
+  const reachesUntimed = !(position && 'before' in position);
+  if (rows.length < wanted && reachesUntimed) {
+    const untimedAfter = position && !('before' in position) && position.at === null ? { id: { lt: position.id } } : {};
+    rows.push(
+      ...(await ctx.prisma.conversation.findMany({
+        ...query,
+        where: { ...filter, last_message_at: null, ...untimedAfter },
+        orderBy: { id: 'desc' },
+        take: wanted - rows.length,
+      })),
+    );
+  }
+  return toPage(rows, args.limit, encodeCursor);
+}
+
+export async function getConversation(ctx: Context, input: { id: string }, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const { id } = parseInput(z.object({ id: uuid }), input);
+  const conversation = await ctx.prisma.conversation.findFirst({ ...query, where: { id, company_id: workspaceId } });
+  if (!conversation) throw notFound('Conversation');
+  return conversation;
+}

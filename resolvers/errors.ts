@@ -1,0 +1,32 @@
+// The one domain error type. Resolvers throw it; each transport maps its code once (schema/errors.ts for
+// GraphQL and, through GraphQL, REST and MCP). Adding a code fails compilation until every mapper knows it.
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'INSUFFICIENT_SCOPE',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function notFound(what: string): DomainError {
+  return new DomainError('NOT_FOUND', `${what} not found`);
+}

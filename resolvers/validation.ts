@@ -1,0 +1,31 @@
+// Input validation for resolvers: zod schemas whose failures become one VALIDATION_ERROR with a reason per
+// field, named as the public contract names the field.
+import { z } from 'zod';
+import { DomainError } from './errors.js';
+
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.length > 0 ? issue.path.join('.') : 'input';
+    details[field] ??= issue.message;
+  }
+  const fields = Object.keys(details);
+  throw new DomainError('VALIDATION_ERROR', `Invalid ${fields.join(', ')}`, details);
+}
+
+export const uuid = z.string().uuid({ message: 'must be a UUID' });
+
+export function limit(defaultValue: number) {
+  return z
+    .number({ message: 'must be an integer' })
+    .int({ message: 'must be an integer' })
+    .min(1, { message: 'must be between 1 and 100' })
+    .max(100, { message: 'must be between 1 and 100' })
+    .nullish()
+    .transform((value) => value ?? defaultValue);
+}
+
+/** ISO 8601 date-time with a time zone (Z or an offset), as the spec's datetime type. */
+export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });

@@ -1,0 +1,71 @@
+// The one Pothos builder: plugins (scope-auth first), scalars, and the Context and AuthScopes types.
+import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import type PrismaTypes from '../generated/pothos-prisma-types.js';
+import { getDatamodel } from '../generated/pothos-prisma-types.js';
+import { grants, type Permission } from '../auth/scopes.js';
+import type { Context } from '../resolvers/context.js';
+import { DomainError } from '../resolvers/errors.js';
+
+function requiredPermissions(failure: AuthFailure): string[] {
+  switch (failure.kind) {
+    case AuthScopeFailureType.AnyAuthScopes:
+    case AuthScopeFailureType.AllAuthScopes:
+      return failure.failures.flatMap(requiredPermissions);
+    case AuthScopeFailureType.AuthScope:
+      return failure.scope === 'permission' ? [String(failure.parameter)] : [];
+    default:
+      return [];
+  }
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { public: boolean; permission: Permission };
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (context) => ({
+      public: true,
+      permission: (permission) => context.actor !== null && grants(context.actor.scopes, permission),
+    }),
+    unauthorizedError: (_parent, context, _info, result) => {
+      if (!context.actor) return new DomainError('UNAUTHORIZED', 'Unauthorized');
+      const needed = [...new Set(requiredPermissions(result.failure))];
+      const scope = needed.join(' or ') || 'a scope';
+      return new DomainError('INSUFFICIENT_SCOPE', `This API key lacks the ${scope} scope`, { required_scope: needed });
+    },
+  },
+  prisma: {
+    client: (context) => context.prisma,
+    dmmf: getDatamodel(),
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+  },
+});
+
+builder.scalarType('DateTime', {
+  description: 'An ISO 8601 date-time in UTC, for example 2026-01-31T09:30:00.000Z.',
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = typeof value === 'string' ? new Date(value) : null;
+    if (!date || Number.isNaN(date.getTime())) throw new DomainError('VALIDATION_ERROR', 'Invalid date-time');
+    return date;
+  },
+});
+
+builder.scalarType('JSON', {
+  description: 'A free-form JSON value.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,81 @@
+// Contacts, the spec's customers: the list item (Customer), the single record (CustomerDetail) and the
+// list envelope (CustomerList), with the list, search and get queries.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from './builder.js';
+import { getContact, listContacts, searchContacts } from '../resolvers/contacts.js';
+import { pageType } from './page.js';
+
+const Customer = builder.prismaObject('Customer', {
+  description: 'A contact (customer) of the workspace.',
+  fields: () => ({}),
+});
+
+export const CustomerDetail = builder.prismaObject('Customer', {
+  variant: 'CustomerDetail',
+  description: 'A single contact: every Customer field plus its profile, notes, tags and activity.',
+  fields: (t) => ({
+    profile_name: t.exposeString('profile_name', { nullable: true }),
+    notes: t.exposeString('notes', { nullable: true }),
+    tags: t.stringList({
+      nullable: true,
+      description: 'Names of the tags assigned to the contact, alphabetically.',
+      select: { tags: { select: { tag: { select: { name: true } } }, orderBy: { tag: { name: 'asc' } } } },
+      resolve: (contact) => contact.tags.map((link) => link.tag.name),
+    }),
+    last_message_at: t.expose('last_message_at', { type: 'DateTime', nullable: true }),
+    conversation_count: t.relationCount('conversations', { description: 'Total number of conversations with this contact.' }),
+  }),
+});
+
+// The list item's fields, shared by both variants.
+for (const variant of [Customer, CustomerDetail]) {
+  builder.prismaObjectFields(variant, (t) => ({
+    id: t.exposeID('id'),
+    company_id: t.exposeID('company_id', { nullable: true }),
+    phone_number: t.exposeString('phone_number', { nullable: true, description: 'E.164 format.' }),
+    wa_id: t.exposeString('wa_id', { nullable: true, description: 'Messaging-provider identifier of the contact.' }),
+    email: t.exposeString('email', { nullable: true }),
+    name: t.exposeString('name', { nullable: true }),
+    image_url: t.exposeString('image_url', { nullable: true }),
+    metadata: t.expose('metadata', { type: 'JSON', nullable: true }),
+    created_at: t.expose('created_at', { type: 'DateTime', nullable: true }),
+    updated_at: t.expose('updated_at', { type: 'DateTime', nullable: true }),
+  }));
+}
+
+const CustomerList = pageType('CustomerList', Customer);
+
+builder.queryFields((t) => ({
+  contacts: t.field({
+    type: CustomerList,
+    description: 'Contacts, newest first. `cursor` is the id of the last contact seen.',
+    authScopes: { permission: 'customers:read' },
+    args: {
+      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      cursor: t.arg.id({ required: false }),
+      search: t.arg.string({ required: false, description: 'Matches name, phone number or email.' }),
+      tag_id: t.arg.id({ required: false }),
+    },
+    resolve: (_root, args, ctx, info) =>
+      listContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
+  }),
+  contactSearch: t.field({
+    type: CustomerList,
+    description: 'Contacts whose name, phone number or email contains q, newest first.',
+    authScopes: { permission: 'customers:read' },
+    args: {
+      q: t.arg.string({ required: true }),
+      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      cursor: t.arg.id({ required: false }),
+    },
+    resolve: (_root, args, ctx, info) =>
+      searchContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
+  }),
+  contact: t.prismaField({
+    type: CustomerDetail,
+    description: 'One contact of the workspace.',
+    authScopes: { permission: 'customers:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => getContact(ctx, { id: String(args.id) }, query),
+  }),
+}));

@@ -1,0 +1,59 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from './builder.js';
+import { getConversation, listConversations } from '../resolvers/conversations.js';
+import { pageType } from './page.js';
+
+const Conversation = builder.prismaObject('Conversation', {
+  description: 'A conversation between the workspace and one contact over the messaging provider.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    company_id: t.exposeID('company_id'),
+    customer_id: t.exposeID('customer_id'),
+    agent_id: t.exposeID('agent_id', { nullable: true }),
+    integration_id: t.exposeID('integration_id', { nullable: true }),
+    session_id: t.exposeString('session_id', { nullable: true }),
+    provider: t.exposeString('provider', { description: 'Name of the messaging provider.' }),
+    status: t.exposeString('status', { description: 'active, pending or closed.' }),
+    service_enabled: t.exposeBoolean('service_enabled', { description: 'Whether the AI agent is active on this conversation.' }),
+    assigned_user_id: t.exposeID('assigned_user_id', { nullable: true }),
+    details: t.expose('details', { type: 'JSON', nullable: true }),
+    last_message_at: t.expose('last_message_at', {
+      type: 'DateTime',
+      nullable: true,
+      description: "Time of the contact's last inbound message; free-form replies are allowed for 24 hours after it.",
+    }),
+    external_conversation_id: t.exposeString('external_conversation_id', { nullable: true }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+    customer: t.relation('customer'),
+  }),
+});
+
+const ConversationList = pageType('ConversationList', Conversation);
+
+builder.queryFields((t) => ({
+  conversations: t.field({
+    type: ConversationList,
+    description: 'Conversations by latest inbound message, newest first; those without messages come last.',
+    authScopes: { permission: 'conversations' },
+    args: {
+      status: t.arg.string({ required: false, description: 'active, closed or pending (open is accepted for active).' }),
+      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      before: t.arg.string({ required: false, description: 'An ISO 8601 date-time, or the next_cursor of the previous page.' }),
+      assigned_user_id: t.arg.id({ required: false }),
+    },
+    resolve: (_root, args, ctx, info) =>
+      listConversations(
+        ctx,
+        { ...args, assigned_user_id: args.assigned_user_id?.toString() },
+        queryFromInfo({ context: ctx, info, path: ['data'] }),
+      ),
+  }),
+  conversation: t.prismaField({
+    type: Conversation,
+    description: 'One conversation of the workspace.',
+    authScopes: { permission: 'conversations' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => getConversation(ctx, { id: String(args.id) }, query),
+  }),
+}));

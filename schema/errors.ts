@@ -1,0 +1,56 @@
+// Maps domain errors to GraphQL errors once: `extensions.code`, `extensions.http.status` (which REST and MCP
+// reuse) and `extensions.details`. Anything that is not a domain or GraphQL validation error is hidden
+// behind a generic message so that no stack trace, SQL or internal text reaches a client.
+import { GraphQLError } from 'graphql';
+import { DomainError, type ErrorCode } from '../resolvers/errors.js';
+
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'VALIDATION_ERROR':
+      return 400;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'INSUFFICIENT_SCOPE':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'CONFLICT':
+      return 409;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'SERVICE_UNAVAILABLE':
+      return 503;
+    case 'INTERNAL':
+      return 500;
+  }
+}
+
+export function toGraphQLError(error: DomainError, source?: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: source?.nodes,
+    positions: source?.positions,
+    path: source?.path,
+    originalError: error,
+    extensions: {
+      code: error.code,
+      http: { status: httpStatusOf(error.code) },
+      ...(error.details ? { details: error.details } : {}),
+    },
+  });
+}
+
+export const INTERNAL_ERROR_MESSAGE = 'Unexpected server error';
+
+/** Yoga's maskError: domain errors keep their code and message; unexpected errors are masked. */
+export function maskError(error: unknown, onUnexpected: (error: unknown) => void): Error {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof DomainError) return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
+  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
+    return error;
+  }
+  onUnexpected(original);
+  return new GraphQLError(INTERNAL_ERROR_MESSAGE, {
+    path: error instanceof GraphQLError ? error.path : undefined,
+    extensions: { code: 'INTERNAL', http: { status: 500 } },
+  });
+}

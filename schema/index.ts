@@ -1,0 +1,10 @@
+// The GraphQL schema: the domain files register their types and fields on the one builder.
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.js';
+import './system.js';
+import './user.js';
+import './contact.js';
+import './conversation.js';
+import './tag.js';
+
+export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,19 @@
+// The spec's list envelope, {data, next_cursor, has_more}, as a GraphQL type per item type.
+import type { ObjectRef } from '@pothos/core';
+import { builder } from './builder.js';
+
+export function pageType<Item>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, Item>) {
+  return builder
+    .objectRef<{ data: Item[]; next_cursor: string | null; has_more: boolean }>(name)
+    .implement({
+      description: 'One page of results, newest first.',
+      fields: (t) => ({
+        data: t.field({ type: [item], resolve: (page) => page.data }),
+        next_cursor: t.exposeString('next_cursor', {
+          nullable: true,
+          description: 'Opaque; pass it back to get the next page. Null when exhausted.',
+        }),
+        has_more: t.exposeBoolean('has_more'),
+      }),
+    });
+}
