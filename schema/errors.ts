@@ -13,11 +13,23 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'INSUFFICIENT_SCOPE':
       return 403;
     case 'NOT_FOUND':
+    case 'INTEGRATION_NOT_FOUND':
       return 404;
     case 'CONFLICT':
+    case 'INVALID_TRANSITION':
+    case 'CONVERSATION_CLOSED':
+    case 'IDEMPOTENCY_KEY_IN_USE':
       return 409;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'IDEMPOTENCY_KEY_REUSED':
+    case 'MESSAGING_WINDOW_CLOSED':
+    case 'TEMPLATE_NOT_APPROVED':
+      return 422;
     case 'RATE_LIMITED':
       return 429;
+    case 'PROVIDER_ERROR':
+      return 502;
     case 'SERVICE_UNAVAILABLE':
       return 503;
     case 'INTERNAL':
