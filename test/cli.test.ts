@@ -1,0 +1,90 @@
+// The operator CLI, run as a real process: `workspace create --json` prints exactly one JSON object whose
+// key works against the service; keys can be created, listed and revoked.
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { openDatabase } from '../db/database.js';
+import { createApp } from '../app/createApp.js';
+import { createLogger } from '../app/logger.js';
+import { createSecretBox, loadEncryptionKey } from '../crypto/secrets.js';
+
+const run = promisify(execFile);
+const dataDir = mkdtempSync(join(tmpdir(), 'crm-cli-'));
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  DATABASE_URL: process.env['TEST_DATABASE_URL'] ?? '',
+  LOG_LEVEL: 'silent',
+};
+if (!env.DATABASE_URL) delete (env as Record<string, string | undefined>)['DATABASE_URL'];
+
+async function cli(...args: string[]) {
+  return run(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], { env, cwd: process.cwd() });
+}
+
+/** Runs GraphQL against the CLI's database with the real app, after the CLI process has exited. */
+async function asService<T>(work: (fetch: (key: string, query: string) => Promise<Response>) => Promise<T>): Promise<T> {
+  const db = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { embeddedDir: join(dataDir, 'pglite') });
+  const services = { prisma: db.prisma, secrets: createSecretBox(loadEncryptionKey(undefined, dataDir)), version: '0.1.0' };
+  const { yoga } = createApp(services, { graphiql: false, logger: createLogger('silent') });
+  try {
+    return await work(async (key, query) =>
+      yoga.fetch('http://service.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ query }),
+      }),
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+describe('npm run cli', () => {
+  it('prints usage with --help', async () => {
+    const { stdout } = await cli('--help');
+    expect(stdout).toContain('workspace create --name N --email E [--json]');
+  });
+
+  it('creates a workspace and prints exactly one JSON object with a working all-scopes key', async () => {
+    const { stdout } = await cli('workspace', 'create', '--name', 'Cli Co', '--email', 'owner@cli.example', '--json');
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0]!);
+    expect(Object.keys(created).sort()).toEqual(
+      ['api_key', 'app_secret', 'integration_id', 'phone_number_id', 'user_id', 'verify_token', 'workspace_id'].sort(),
+    );
+    const users = await asService(async (fetch) => (await fetch(created.api_key, '{ users { id email role } }')).json());
+    expect(users.data.users).toEqual([{ id: created.user_id, email: 'owner@cli.example', role: 'admin' }]);
+
+    const { stdout: keyOut } = await cli('key', 'create', '--workspace', created.workspace_id, '--scopes', 'users', '--json');
+    const key = JSON.parse(keyOut);
+    expect(key).toMatchObject({ scopes: ['users'], api_key: expect.stringMatching(/^mcrm_/) });
+    const { stdout: listOut } = await cli('key', 'list', '--workspace', created.workspace_id, '--json');
+    expect(JSON.parse(listOut).map((row: { id: string }) => row.id)).toContain(key.id);
+    expect(listOut).not.toContain(key.api_key);
+
+    await cli('key', 'revoke', '--workspace', created.workspace_id, '--key', key.id, '--json');
+    const status = await asService(async (fetch) => (await fetch(key.api_key, '{ users { id } }')).status);
+    expect(status).toBe(401);
+  });
+
+  it('refuses bad input with a clear message and a non-zero exit', async () => {
+    await expect(cli('workspace', 'create', '--name', 'X', '--email', 'not-an-email')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('VALIDATION_ERROR: Invalid email'),
+    });
+    await expect(cli('key', 'create', '--workspace', '01a1fc9c-0000-7000-8000-000000000000', '--scopes', 'root')).rejects.toMatchObject({
+      stderr: expect.stringContaining('scopes'),
+    });
+  });
+
+  it('applies migrations on demand', async () => {
+    const { stdout } = await cli('db', 'migrate');
+    expect(stdout.trim()).toBe('The database is up to date.');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});
