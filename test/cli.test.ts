@@ -82,6 +82,18 @@ describe('npm run cli', () => {
     });
   });
 
+  it('seeds a demo workspace with contacts, conversations, messages and tags, printing its key', async () => {
+    const { stdout } = await cli('seed', '--contacts', '40', '--json');
+    const seeded = JSON.parse(stdout);
+    const counts = await asService(async (fetch) =>
+      (await fetch(seeded.api_key, '{ contacts(limit: 100) { data { id } } conversations(limit: 100) { data { id customer { name } } } tags { tags { name } } }')).json(),
+    );
+    expect(counts.data.contacts.data).toHaveLength(40);
+    expect(counts.data.conversations.data).toHaveLength(40);
+    expect(counts.data.conversations.data[0].customer.name).toMatch(/^\w+ \w+$/);
+    expect(counts.data.tags.tags.map((tag: { name: string }) => tag.name)).toEqual(['customer', 'lead', 'newsletter', 'support', 'vip']);
+  });
+
   it('applies migrations on demand', async () => {
     const { stdout } = await cli('db', 'migrate');
     expect(stdout.trim()).toBe('The database is up to date.');
