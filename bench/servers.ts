@@ -1,0 +1,56 @@
+// Starts the service and the baseline as child processes (as in production: their own process and
+// memory), waits until they listen, and samples their resident memory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export type Server = { url: string; pid: number; stop(): Promise<void>; maxRssMb(): number; resetRss(): void };
+
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+export function startProcess(script: string, env: Record<string, string>, scheme: (port: number) => Promise<string>): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let maxRss = 0;
+  const sampler = setInterval(() => {
+    maxRss = Math.max(maxRss, rssMb(child.pid!));
+  }, 250);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = async (chunk: Buffer) => {
+      output += chunk.toString();
+      const port = /listening on port (\d+)/.exec(output)?.[1];
+      if (!port) return;
+      child.stdout?.off('data', onData);
+      child.stdout?.resume(); // keep draining, or the child blocks once the pipe is full
+      resolve({
+        url: await scheme(Number(port)),
+        pid: child.pid!,
+        maxRssMb: () => maxRss,
+        resetRss: () => {
+          maxRss = rssMb(child.pid!);
+        },
+        stop: () =>
+          new Promise((done) => {
+            clearInterval(sampler);
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output.slice(-2000)}`)));
+  });
+}
