@@ -9,6 +9,7 @@ import { createGateway } from '../facades/gateway.js';
 import { useHealthRoute } from '../facades/health.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
+import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
 
 export type AppOptions = { graphiql: boolean; logger: Logger };
 
@@ -28,12 +29,18 @@ export function createApp(services: Services, options: AppOptions) {
     },
     context: ({ request }): Omit<Context, keyof Services> & Services => {
       const state = requestState(request);
-      return { ...services, actor: state.actor, requestId: state.requestId };
+      return {
+        ...services,
+        actor: state.actor,
+        requestId: state.requestId,
+        idempotencyKey: request.headers.get('idempotency-key'),
+      };
     },
     plugins: [
       useRequestId(),
       gateway.plugin,
       useHealthRoute(gateway),
+      useWhatsAppWebhook(services, options.logger),
       useAuthentication(services, { graphiql: options.graphiql }),
       useRequestIdOnErrors(),
       useNotFound(),

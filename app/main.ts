@@ -7,7 +7,7 @@ import { openRuntime } from './runtime.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
-const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START });
+const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START, logger });
 const { yoga } = createApp(runtime.services, { graphiql: settings.GRAPHIQL, logger });
 const server = createServer(yoga);
 

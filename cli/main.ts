@@ -6,6 +6,7 @@ import { openRuntime, type Runtime } from '../app/runtime.js';
 import { migrate } from '../db/migrate.js';
 import { createWorkspace } from '../resolvers/workspaces.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../resolvers/apiKeys.js';
+import { createIntegration } from '../resolvers/integrations.js';
 import { DomainError } from '../resolvers/errors.js';
 import { KEY_SCOPES } from '../auth/scopes.js';
 import { seedDemo } from '../prisma/seed.js';
@@ -15,6 +16,12 @@ const HELP = `Usage: npm run cli -- <command> [options]
 Commands:
   workspace create --name N --email E [--json]
       Create a workspace with its admin user, a sandbox messaging integration and an all-scopes API key.
+  integration create --workspace ID --phone-number-id P --business-account-id B
+                     [--access-token T] [--app-secret S] [--verify-token V]
+                     [--display-phone-number +E164] [--provider whatsapp|sandbox] [--json]
+      Connect a WhatsApp Cloud API phone number to a workspace (provider whatsapp by default). The access
+      token and app secret may come from WHATSAPP_ACCESS_TOKEN and WHATSAPP_APP_SECRET instead of flags;
+      a verify token is generated when not given. Prints the verify token and the webhook path.
   key create --workspace ID --scopes a,b [--name N] [--json]
       Create an API key. Scopes: ${KEY_SCOPES.join(', ')}.
   key list --workspace ID [--json]
@@ -31,6 +38,17 @@ type Options = Record<string, string | boolean | undefined>;
 function required(options: Options, name: string): string {
   const value = options[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optional(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function requiredEnv(variable: string, flag: string): string {
+  const value = process.env[variable];
+  if (!value) throw new UsageError(`--${flag} (or ${variable}) is required`);
   return value;
 }
 
@@ -52,6 +70,24 @@ async function run(runtime: Runtime, command: string, options: Options): Promise
         `Sandbox integration ${created.integration_id}: phone_number_id ${created.phone_number_id}`,
         `Provider webhook app secret: ${created.app_secret}`,
         `Provider webhook verify token: ${created.verify_token}`,
+      ].join('\n'));
+      return;
+    }
+    case 'integration create': {
+      const created = await createIntegration({ prisma, secrets }, {
+        workspaceId: required(options, 'workspace'),
+        provider: optional(options, 'provider') ?? 'whatsapp',
+        phone_number_id: required(options, 'phone-number-id'),
+        business_account_id: required(options, 'business-account-id'),
+        display_phone_number: optional(options, 'display-phone-number'),
+        access_token: optional(options, 'access-token') ?? requiredEnv('WHATSAPP_ACCESS_TOKEN', 'access-token'),
+        app_secret: optional(options, 'app-secret') ?? requiredEnv('WHATSAPP_APP_SECRET', 'app-secret'),
+        verify_token: optional(options, 'verify-token'),
+      });
+      print(json, created, [
+        `Integration ${created.integration_id} (${created.provider}) connected: phone_number_id ${created.phone_number_id}.`,
+        `Callback URL for the provider: <base_url>${created.webhook_path}`,
+        `Verify token: ${created.verify_token}`,
       ].join('\n'));
       return;
     }
@@ -108,6 +144,13 @@ async function main(argv: string[]): Promise<number> {
       scopes: { type: 'string' },
       key: { type: 'string' },
       contacts: { type: 'string' },
+      provider: { type: 'string' },
+      'phone-number-id': { type: 'string' },
+      'business-account-id': { type: 'string' },
+      'display-phone-number': { type: 'string' },
+      'access-token': { type: 'string' },
+      'app-secret': { type: 'string' },
+      'verify-token': { type: 'string' },
     },
   });
   if (values.help || positionals.length === 0) {

@@ -18,6 +18,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHIQL: boolean.optional(),
   MIGRATE_ON_START: boolean.default(true),
+  WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v22.0'),
+  WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
+  TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
 });
 
 export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL'> & { GRAPHIQL: boolean; DATA_DIR: string };

@@ -19,6 +19,15 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
 };
 
+/** An approved template to send, with the values of its variable slots. */
+export type TemplateSendInput = {
+  /** The template language, such as en_US. */
+  language: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  /** Values in reading order: a media header's https link, the header text's {{n}}, then the body's {{n}}. */
+  parameters?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 

@@ -1,6 +1,8 @@
 // What every resolver receives: the services it may use and who is asking. Nothing here knows about HTTP.
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { SecretBox } from '../crypto/secrets.js';
+import type { MessagingProviders } from '../providers/registry.js';
+import type { AgentDispatcher } from '../agents/dispatcher.js';
 import { DomainError } from './errors.js';
 
 /** A Prisma client or the client of an open transaction. */
@@ -10,6 +12,8 @@ export type Services = {
   prisma: PrismaClient;
   secrets: SecretBox;
   version: string;
+  messaging: MessagingProviders;
+  agents: AgentDispatcher;
 };
 
 /** The authenticated caller: an API key of one workspace. */
@@ -24,6 +28,8 @@ export type Actor = {
 export type Context = Services & {
   actor: Actor | null;
   requestId: string;
+  /** The request's Idempotency-Key, whatever transport carried it; null when absent. */
+  idempotencyKey: string | null;
 };
 
 export function requireActor(ctx: Context): Actor {

@@ -6,5 +6,7 @@ import './user.js';
 import './contact.js';
 import './conversation.js';
 import './tag.js';
+import './message.js';
+import './template.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

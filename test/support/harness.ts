@@ -9,6 +9,9 @@ import { createApp, type App } from '../../app/createApp.js';
 import { createLogger } from '../../app/logger.js';
 import { VERSION } from '../../app/runtime.js';
 import type { Services } from '../../resolvers/context.js';
+import { closeServices, createServices } from '../../app/services.js';
+import type { MessagingSettings } from '../../providers/registry.js';
+import type { ConversationAgent } from '../../agents/agent.js';
 import { createWorkspace, type CreatedWorkspace } from '../../resolvers/workspaces.js';
 import { createApiKey } from '../../resolvers/apiKeys.js';
 
@@ -39,12 +42,33 @@ export async function openTestDatabase(): Promise<Database> {
 
 let counter = 0;
 
+export type HarnessOptions = { messaging?: Partial<MessagingSettings>; agent?: ConversationAgent };
+
+/** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
+const TEST_MESSAGING: MessagingSettings = {
+  sandboxStatusIntervalMs: 5,
+  whatsappGraphUrl: 'http://127.0.0.1:9/v22.0',
+  whatsappTimeoutMs: 5_000,
+  templateCacheTtlMs: 60_000,
+};
+
 /** Opens the harness for one test file; closed automatically after the file. */
-export async function openHarness(): Promise<Harness> {
+export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
   const db = await openTestDatabase();
-  const services: Services = { prisma: db.prisma, secrets: createSecretBox(randomBytes(32)), version: VERSION };
-  const app = createApp(services, { graphiql: false, logger: createLogger('silent') });
-  afterAll(() => db.close());
+  const logger = createLogger('silent');
+  const services = createServices({
+    prisma: db.prisma,
+    secrets: createSecretBox(randomBytes(32)),
+    version: VERSION,
+    logger,
+    messaging: { ...TEST_MESSAGING, ...options.messaging },
+    agent: options.agent,
+  });
+  const app = createApp(services, { graphiql: false, logger });
+  afterAll(async () => {
+    await closeServices(services);
+    await db.close();
+  });
 
   const fetchApp: Harness['fetch'] = (path, init = {}) => {
     const { key, ...rest } = init;

@@ -1,0 +1,57 @@
+// Builds the services shared by every request and background job (database, secrets, messaging providers,
+// the AI-agent dispatcher), wiring the sandbox's delivery reports into the same status path the provider
+// webhook uses. Shared by the server, the CLI and the test harness.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { SecretBox } from '../crypto/secrets.js';
+import type { Settings } from '../config/settings.js';
+import { idleAgent, type ConversationAgent } from '../agents/agent.js';
+import { createAgentDispatcher } from '../agents/dispatcher.js';
+import { createMessagingProviders, type MessagingSettings } from '../providers/registry.js';
+import type { Services } from '../resolvers/context.js';
+import { integrationContext } from '../resolvers/integrations.js';
+import { applyStatusUpdate } from '../resolvers/messageStatus.js';
+
+export type ServiceOptions = {
+  prisma: PrismaClient;
+  secrets: SecretBox;
+  version: string;
+  logger: Logger;
+  messaging: MessagingSettings;
+  agent?: ConversationAgent;
+};
+
+export function messagingSettings(settings: Settings): MessagingSettings {
+  return {
+    sandboxStatusIntervalMs: settings.SANDBOX_STATUS_INTERVAL_MS,
+    whatsappGraphUrl: settings.WHATSAPP_GRAPH_URL,
+    whatsappTimeoutMs: settings.WHATSAPP_TIMEOUT_MS,
+    templateCacheTtlMs: settings.TEMPLATE_CACHE_TTL_SECONDS * 1000,
+  };
+}
+
+export function createServices(options: ServiceOptions): Services {
+  const { logger } = options;
+  const services: Services = {
+    prisma: options.prisma,
+    secrets: options.secrets,
+    version: options.version,
+    agents: createAgentDispatcher(options.agent ?? idleAgent, (err, handOff) =>
+      logger.error({ err, conversation_id: handOff.conversation.id }, 'the agent failed to handle an inbound message'),
+    ),
+    messaging: createMessagingProviders(options.messaging, {
+      onStatus: async (integration, update) => {
+        await applyStatusUpdate(integrationContext(services, integration, `req_${randomUUID()}`), update);
+      },
+      onStatusError: (err) => logger.error({ err }, 'a sandbox status report failed'),
+    }),
+  };
+  return services;
+}
+
+/** Stops background work (sandbox status timers, agent hand-offs) before the database closes. */
+export async function closeServices(services: Services): Promise<void> {
+  await services.messaging.close();
+  await services.agents.close();
+}

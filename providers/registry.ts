@@ -1,0 +1,57 @@
+// The provider adapters of the running service, picked per integration by its provider name, with each
+// integration's template list kept in process for a short time (TEMPLATE_CACHE_TTL_SECONDS): listing
+// templates is a remote, paged call, and sends validate against the same list.
+import { createSandbox } from './sandbox.js';
+import { createWhatsAppProvider } from './whatsapp.js';
+import type { MessagingProvider, ProviderIntegration, StatusSink, Template } from './types.js';
+
+export type MessagingSettings = {
+  sandboxStatusIntervalMs: number;
+  whatsappGraphUrl: string;
+  whatsappTimeoutMs: number;
+  templateCacheTtlMs: number;
+};
+
+export type MessagingProviders = {
+  for(integration: ProviderIntegration): MessagingProvider;
+  close(): Promise<void>;
+};
+
+export function createMessagingProviders(
+  settings: MessagingSettings,
+  status: { onStatus: StatusSink; onStatusError: (error: unknown) => void },
+): MessagingProviders {
+  const sandbox = createSandbox({ statusIntervalMs: settings.sandboxStatusIntervalMs, ...status });
+  const templateCache = new Map<string, { expiresAt: number; templates: Promise<Template[]> }>();
+
+  function adapter(integration: ProviderIntegration): MessagingProvider {
+    switch (integration.provider) {
+      case 'sandbox':
+        return sandbox.provider(integration);
+      case 'whatsapp':
+        return createWhatsAppProvider(integration, { baseUrl: settings.whatsappGraphUrl, timeoutMs: settings.whatsappTimeoutMs });
+    }
+  }
+
+  function cachedTemplates(integration: ProviderIntegration, provider: MessagingProvider): Promise<Template[]> {
+    const now = Date.now();
+    const cached = templateCache.get(integration.id);
+    if (cached && cached.expiresAt > now) return cached.templates;
+    const templates = provider.listTemplates();
+    const entry = { expiresAt: now + settings.templateCacheTtlMs, templates };
+    templateCache.set(integration.id, entry);
+    // A failure is not cached: the next call asks the provider again.
+    templates.catch(() => {
+      if (templateCache.get(integration.id) === entry) templateCache.delete(integration.id);
+    });
+    return templates;
+  }
+
+  return {
+    for(integration) {
+      const provider = adapter(integration);
+      return { send: (message) => provider.send(message), listTemplates: () => cachedTemplates(integration, provider) };
+    },
+    close: () => sandbox.close(),
+  };
+}

@@ -1,0 +1,88 @@
+// The `sandbox` provider: the embedded default, with no network. It accepts sends, assigns WhatsApp-like
+// message ids, serves SANDBOX_TEMPLATES, and moves each accepted message sent → delivered → read on a
+// timer by reporting to the same status path the provider webhook feeds. Sends to wa_ids starting with
+// 999 (an unassigned country code) fail as undeliverable, so clients can exercise failure handling.
+import { randomBytes } from 'node:crypto';
+import { ProviderError } from './errors.js';
+import { SANDBOX_TEMPLATES } from './sandboxCatalog.js';
+import { fitsSlots } from './templates.js';
+import type { DeliveryStatus, MessagingProvider, OutboundMessage, ProviderIntegration, StatusSink } from './types.js';
+
+const UNDELIVERABLE_PREFIX = '999';
+const PROGRESSION: readonly DeliveryStatus[] = ['sent', 'delivered', 'read'];
+
+export type SandboxOptions = {
+  /** Pause before each status step. */
+  statusIntervalMs: number;
+  onStatus: StatusSink;
+  onStatusError: (error: unknown) => void;
+};
+
+export type Sandbox = {
+  provider(integration: ProviderIntegration): MessagingProvider;
+  /** Stops pending status steps and waits for those under way. */
+  close(): Promise<void>;
+};
+
+function check(message: OutboundMessage): void {
+  if (message.to.startsWith(UNDELIVERABLE_PREFIX)) {
+    throw new ProviderError('sandbox', 'recipient', 'Message undeliverable', '131026');
+  }
+  const { content } = message;
+  if (content.type !== 'template') return;
+  const template = SANDBOX_TEMPLATES.find((candidate) => candidate.name === content.name && candidate.language === content.language);
+  if (!template) throw new ProviderError('sandbox', 'template', `Template ${content.name} (${content.language}) does not exist`, '132001');
+  if (template.status !== 'APPROVED') {
+    throw new ProviderError('sandbox', 'template', `Template ${content.name} is ${template.status.toLowerCase()}`, '132015');
+  }
+  if (!fitsSlots(template, content.components)) {
+    throw new ProviderError('sandbox', 'template', 'Number of parameters does not match the expected number of params', '132000');
+  }
+}
+
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<void>>();
+  let closed = false;
+
+  function progress(integration: ProviderIntegration, message: OutboundMessage, providerMessageId: string, step: number) {
+    const status = PROGRESSION[step];
+    if (closed || !status) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (closed) return;
+      const report = options
+        .onStatus(integration, { providerMessageId, status, reference: message.reference, error: null })
+        .catch(options.onStatusError)
+        .finally(() => {
+          running.delete(report);
+          progress(integration, message, providerMessageId, step + 1);
+        });
+      running.add(report);
+    }, options.statusIntervalMs);
+    timer.unref();
+    timers.add(timer);
+  }
+
+  return {
+    provider(integration) {
+      return {
+        async send(message) {
+          check(message);
+          const providerMessageId = `wamid.${randomBytes(30).toString('base64url')}`;
+          progress(integration, message, providerMessageId, 0);
+          return { providerMessageId };
+        },
+        async listTemplates() {
+          return structuredClone([...SANDBOX_TEMPLATES]);
+        },
+      };
+    },
+    async close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await Promise.allSettled([...running]);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// The one interface every messaging provider adapter implements (sandbox, whatsapp), and the
+// provider-neutral shapes that cross it. The shapes follow the WhatsApp Cloud API, which the spec models.
+
+export const PROVIDER_NAMES = ['sandbox', 'whatsapp'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+export function isProviderName(value: string): value is ProviderName {
+  return (PROVIDER_NAMES as readonly string[]).includes(value);
+}
+
+/** What an adapter needs to act for one integration (one business phone number). */
+export type ProviderIntegration = {
+  id: string;
+  workspaceId: string;
+  provider: ProviderName;
+  phoneNumberId: string;
+  businessAccountId: string;
+  accessToken: string;
+};
+
+export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+export const HEADER_FORMATS = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
+export type HeaderFormat = (typeof HEADER_FORMATS)[number];
+
+export type TemplateButton = { type: string; text: string; phone_number?: string; url?: string };
+
+export type TemplateComponent =
+  | { type: 'HEADER'; format: HeaderFormat; text?: string }
+  | { type: 'BODY'; text: string }
+  | { type: 'FOOTER'; text: string }
+  | { type: 'BUTTONS'; buttons: TemplateButton[] };
+
+/** A message template as the spec's Template resource describes it. */
+export type Template = {
+  id: string;
+  name: string;
+  status: TemplateStatus;
+  category: TemplateCategory;
+  language: string;
+  components: TemplateComponent[];
+  quality_score?: { score: string; date: number };
+  rejected_reason?: string;
+};
+
+export type MediaKind = 'image' | 'video' | 'document';
+export type TemplateParameter = { type: 'text'; text: string } | { type: MediaKind; link: string };
+
+export type OutboundContent =
+  | { type: 'text'; body: string }
+  | {
+      type: 'template';
+      name: string;
+      language: string;
+      components: { type: 'header' | 'body'; parameters: TemplateParameter[] }[];
+    };
+
+export type OutboundMessage = {
+  /** The contact's provider id (wa_id). */
+  to: string;
+  /** Our message id, echoed back by status callbacks (WhatsApp's biz_opaque_callback_data). */
+  reference: string;
+  content: OutboundContent;
+};
+
+export type SentMessage = { providerMessageId: string };
+
+export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A delivery report about an outbound message, from a provider webhook or the sandbox's timer. */
+export type StatusUpdate = {
+  providerMessageId: string;
+  status: DeliveryStatus;
+  reference: string | null;
+  error: { code: string; message: string } | null;
+};
+
+export interface MessagingProvider {
+  /** Hands one message to the provider; resolves once the provider accepted it (status sent). */
+  send(message: OutboundMessage): Promise<SentMessage>;
+  /** Every template of the integration's business account. */
+  listTemplates(): Promise<Template[]>;
+}
+
+/** Where adapters report delivery progress they learn of by themselves (the sandbox's timer). */
+export type StatusSink = (integration: ProviderIntegration, update: StatusUpdate) => Promise<void>;

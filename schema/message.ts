@@ -1,0 +1,52 @@
+// Messages: the Message type (the spec's send response shape) and the messageSend mutation, whose payload
+// is the REST envelope {message} itself.
+import { builder } from './builder.js';
+import { sendMessage, type MessageSendResult } from '../resolvers/messages.js';
+import type { MessageView } from '../resolvers/messageViews.js';
+
+const Message = builder.objectRef<MessageView>('Message').implement({
+  description: 'A message of a conversation, inbound (from the contact) or outbound (to the contact).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    conversation_id: t.exposeID('conversation_id'),
+    body: t.exposeString('body', { description: 'The text; for a template send, the rendered header, body and footer.' }),
+    direction: t.exposeString('direction', { description: 'inbound or outbound.' }),
+    status: t.exposeString('status', {
+      description:
+        'Outbound: pending (provider not yet answered), sent, delivered, read or failed; it only moves forward. Inbound: received.',
+    }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+  }),
+});
+
+const MessageSendPayload = builder.objectRef<MessageSendResult>('MessageSendPayload').implement({
+  fields: (t) => ({ message: t.field({ type: Message, resolve: (payload) => payload.message }) }),
+});
+
+const TemplateSendInput = builder.inputType('TemplateSendInput', {
+  description: 'An approved template to send, with the values of its variable slots.',
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    language: t.string({ required: true, description: 'The template language, such as en_US.' }),
+    parameters: t.stringList({
+      required: false,
+      description: "Values in reading order: a media header's https link, the header text's {{n}}, then the body's {{n}}.",
+    }),
+  }),
+});
+
+builder.mutationField('messageSend', (t) =>
+  t.field({
+    type: MessageSendPayload,
+    description:
+      "Sends a free-form body (only within 24 hours of the contact's last inbound message) or an approved template (any time). " +
+      'An Idempotency-Key header makes retries safe.',
+    authScopes: { permission: 'messages' },
+    args: {
+      conversation_id: t.arg.id({ required: true }),
+      body: t.arg.string({ required: false }),
+      template: t.arg({ type: TemplateSendInput, required: false }),
+    },
+    resolve: (_root, args, ctx) => sendMessage(ctx, { ...args, conversation_id: String(args.conversation_id) }),
+  }),
+);

@@ -1,0 +1,225 @@
+// A local fake of the WhatsApp Cloud API (Graph API) on a real port, so the `whatsapp` adapter is tested
+// over HTTP exactly as it talks to Meta: bearer-token checks, POST /{phone-number-id}/messages for text
+// and template sends (with the provider's own checks and error bodies), GET /{waba-id}/message_templates
+// in pages, and — like the real service — signed status webhooks (sent, delivered, read) sent back to the
+// service for every accepted message. Its template catalog is the sandbox's, in Graph's JSON form.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SANDBOX_TEMPLATES } from '../../providers/sandboxCatalog.js';
+import { fitsSlots } from '../../providers/templates.js';
+import type { TemplateParameter } from '../../providers/types.js';
+import { hubSignature, providerMessageId, statusPayload } from './whatsappPayloads.js';
+
+export const FAKE_GRAPH_VERSION = 'v22.0';
+/** Like the sandbox: recipients under this unassigned country code are undeliverable. */
+const UNDELIVERABLE_PREFIX = '999';
+const PAGE_SIZE = 4;
+
+export type FakeGraphAccount = { phoneNumberId: string; businessAccountId: string; accessToken: string; appSecret: string };
+export type WebhookSender = (rawBody: string, signature: string) => Promise<Response>;
+export type RecordedSend = { phoneNumberId: string; body: Record<string, unknown> };
+
+type GraphErrorSpec = { status: number; code: number; message: string; type?: string; details?: string };
+
+class GraphFailure extends Error {
+  constructor(readonly spec: GraphErrorSpec) {
+    super(spec.message);
+  }
+}
+
+function graphTemplate(template: (typeof SANDBOX_TEMPLATES)[number]) {
+  return {
+    name: template.name,
+    parameter_format: 'POSITIONAL',
+    components: template.components,
+    language: template.language,
+    status: template.status,
+    category: template.category,
+    id: template.id,
+    ...(template.quality_score ? { quality_score: template.quality_score } : {}),
+    rejected_reason: template.rejected_reason ?? 'NONE',
+  };
+}
+
+/** Graph's template parameters ({type: 'image', image: {link}}) in the adapter-neutral form. */
+function neutralParameters(parameters: unknown): TemplateParameter[] {
+  return (Array.isArray(parameters) ? parameters : []).map((parameter: Record<string, any>) =>
+    parameter['type'] === 'text'
+      ? { type: 'text', text: String(parameter['text'] ?? '') }
+      : { type: parameter['type'], link: String(parameter[parameter['type']]?.link ?? '') },
+  );
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, any>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+}
+
+export type FakeGraph = {
+  /** The Graph base URL to configure (WHATSAPP_GRAPH_URL). */
+  url: string;
+  register(account: FakeGraphAccount): void;
+  /** Where status webhooks go (the service's /webhooks/whatsapp). */
+  deliverWebhooksTo(sender: WebhookSender): void;
+  sends: RecordedSend[];
+  templatePageRequests: number;
+  /** Status webhooks the service did not accept (expected to stay empty). */
+  webhookFailures: string[];
+  /** Holds every send until the returned function is called; `arrived` resolves when one is waiting. */
+  holdSends(): { arrived: Promise<void>; release: () => void };
+  /** Waits for the status webhooks under way. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function startFakeGraph(): Promise<FakeGraph> {
+  const accounts: FakeGraphAccount[] = [];
+  const webhooks = new Set<Promise<void>>();
+  let sender: WebhookSender | null = null;
+  let hold: { gate: Promise<void>; arrived: () => void } | null = null;
+
+  function authorize(request: IncomingMessage, account: FakeGraphAccount | undefined): FakeGraphAccount {
+    if (!account || request.headers['authorization'] !== `Bearer ${account.accessToken}`) {
+      throw new GraphFailure({ status: 401, code: 190, type: 'OAuthException', message: 'Invalid OAuth access token - Cannot parse access token' });
+    }
+    return account;
+  }
+
+  function reportStatuses(account: FakeGraphAccount, id: string, to: string, reference: string | undefined) {
+    if (!sender) return;
+    const deliver = sender;
+    const run = (async () => {
+      for (const status of ['sent', 'delivered', 'read']) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const raw = JSON.stringify(statusPayload(account.phoneNumberId, { id, status, recipient: to, reference }));
+        const response = await deliver(raw, hubSignature(raw, account.appSecret));
+        if (!response.ok) throw new Error(`the service refused a status webhook: ${response.status}`);
+      }
+    })();
+    const tracked = run.catch((error: unknown) => void fake.webhookFailures.push(String(error))).finally(() => webhooks.delete(tracked));
+    webhooks.add(tracked);
+  }
+
+  function checkSend(body: Record<string, any>) {
+    if (body['messaging_product'] !== 'whatsapp' || typeof body['to'] !== 'string') {
+      throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter', details: 'messaging_product and to are required' });
+    }
+    if (body['to'].startsWith(UNDELIVERABLE_PREFIX)) {
+      throw new GraphFailure({ status: 400, code: 131026, message: 'Message undeliverable', details: 'Message Undeliverable.' });
+    }
+    if (body['type'] === 'text') {
+      if (typeof body['text']?.body !== 'string') throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter' });
+      return;
+    }
+    if (body['type'] !== 'template') throw new GraphFailure({ status: 400, code: 131051, message: 'Unsupported message type' });
+    const { name, language, components = [] } = body['template'] ?? {};
+    const template = SANDBOX_TEMPLATES.find((candidate) => candidate.name === name && candidate.language === language?.code);
+    if (!template) {
+      throw new GraphFailure({ status: 404, code: 132001, message: 'Template name does not exist in the translation', details: `template name (${name}) does not exist in ${language?.code}` });
+    }
+    if (template.status !== 'APPROVED') throw new GraphFailure({ status: 400, code: 132015, message: 'Template is paused' });
+    const neutral = (components as Record<string, unknown>[]).map((component) => ({
+      type: component['type'] as 'header' | 'body',
+      parameters: neutralParameters(component['parameters']),
+    }));
+    if (!fitsSlots(template, neutral)) {
+      throw new GraphFailure({ status: 400, code: 132000, message: 'Number of parameters does not match the expected number of params' });
+    }
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const url = new URL(request.url ?? '/', 'http://fake.graph');
+    const [version, node, edge] = url.pathname.split('/').filter(Boolean);
+    if (version !== FAKE_GRAPH_VERSION) throw new GraphFailure({ status: 400, code: 2500, message: 'Unknown path components' });
+    if (request.method === 'POST' && edge === 'messages') {
+      const account = authorize(request, accounts.find((candidate) => candidate.phoneNumberId === node));
+      const body = await readJson(request);
+      if (hold) {
+        hold.arrived();
+        await hold.gate;
+      }
+      checkSend(body);
+      fake.sends.push({ phoneNumberId: account.phoneNumberId, body });
+      const id = providerMessageId();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: body['to'], wa_id: body['to'] }], messages: [{ id }] }));
+      reportStatuses(account, id, body['to'], body['biz_opaque_callback_data']);
+      return;
+    }
+    if (request.method === 'GET' && edge === 'message_templates') {
+      authorize(request, accounts.find((candidate) => candidate.businessAccountId === node));
+      fake.templatePageRequests++;
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 25), PAGE_SIZE);
+      const start = Number(url.searchParams.get('after') ?? 0);
+      const page = SANDBOX_TEMPLATES.slice(start, start + limit).map(graphTemplate);
+      const end = start + page.length;
+      const more = end < SANDBOX_TEMPLATES.length;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          data: page,
+          paging: {
+            cursors: { before: String(start), after: String(end) },
+            ...(more ? { next: `https://graph.facebook.com/${FAKE_GRAPH_VERSION}/${node}/message_templates?after=${end}` } : {}),
+          },
+        }),
+      );
+      return;
+    }
+    throw new GraphFailure({ status: 400, code: 100, message: 'Unsupported request' });
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      const spec: GraphErrorSpec =
+        error instanceof GraphFailure ? error.spec : { status: 500, code: 1, message: 'An unknown error occurred' };
+      response.writeHead(spec.status, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: {
+            message: `(#${spec.code}) ${spec.message}`,
+            type: spec.type ?? 'OAuthException',
+            code: spec.code,
+            ...(spec.details ? { error_data: { messaging_product: 'whatsapp', details: spec.details } } : {}),
+            fbtrace_id: 'AbCdEfGhIjK',
+          },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const fake: FakeGraph = {
+    url: `http://127.0.0.1:${port}/${FAKE_GRAPH_VERSION}`,
+    register: (account) => void accounts.push(account),
+    deliverWebhooksTo: (next) => void (sender = next),
+    sends: [],
+    templatePageRequests: 0,
+    webhookFailures: [],
+    holdSends() {
+      let release!: () => void;
+      let arrived!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const arrival = new Promise<void>((resolve) => (arrived = resolve));
+      hold = { gate, arrived };
+      return {
+        arrived: arrival,
+        release: () => {
+          hold = null;
+          release();
+        },
+      };
+    },
+    async settle() {
+      while (webhooks.size > 0) await Promise.allSettled([...webhooks]);
+    },
+    async close() {
+      await fake.settle();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return fake;
+}
