@@ -10,6 +10,8 @@ import { openDatabase } from '../db/database.js';
 import { createApp } from '../app/createApp.js';
 import { createLogger } from '../app/logger.js';
 import { createSecretBox, loadEncryptionKey } from '../crypto/secrets.js';
+import { closeServices, createServices } from '../app/services.js';
+import { TEST_MESSAGING } from './support/harness.js';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'crm-cli-'));
@@ -28,8 +30,10 @@ async function cli(...args: string[]) {
 /** Runs GraphQL against the CLI's database with the real app, after the CLI process has exited. */
 async function asService<T>(work: (fetch: (key: string, query: string) => Promise<Response>) => Promise<T>): Promise<T> {
   const db = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { embeddedDir: join(dataDir, 'pglite') });
-  const services = { prisma: db.prisma, secrets: createSecretBox(loadEncryptionKey(undefined, dataDir)), version: '0.1.0' };
-  const { yoga } = createApp(services, { graphiql: false, logger: createLogger('silent') });
+  const logger = createLogger('silent');
+  const secrets = createSecretBox(loadEncryptionKey(undefined, dataDir));
+  const services = createServices({ prisma: db.prisma, secrets, version: '0.1.0', logger, messaging: TEST_MESSAGING });
+  const { yoga } = createApp(services, { graphiql: false, logger });
   try {
     return await work(async (key, query) =>
       yoga.fetch('http://service.test/graphql', {
@@ -39,11 +43,12 @@ async function asService<T>(work: (fetch: (key: string, query: string) => Promis
       }),
     );
   } finally {
+    await closeServices(services);
     await db.close();
   }
 }
 
-describe('npm run cli', () => {
+describe('npm run cli', { timeout: 120_000 }, () => {
   it('prints usage with --help', async () => {
     const { stdout } = await cli('--help');
     expect(stdout).toContain('workspace create --name N --email E [--json]');

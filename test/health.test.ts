@@ -1,10 +1,8 @@
 // GET /health: unauthenticated, the spec's Health object, and 503 when the database does not answer.
 import { describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import { openHarness, openTestDatabase } from './support/harness.js';
 import { createApp } from '../app/createApp.js';
 import { createLogger } from '../app/logger.js';
-import { createSecretBox } from '../crypto/secrets.js';
 
 const harness = await openHarness();
 
@@ -18,8 +16,7 @@ describe('GET /health', () => {
 
   it('answers 503 with status unavailable when the database does not answer', async () => {
     const db = await openTestDatabase();
-    const services = { prisma: db.prisma, secrets: createSecretBox(randomBytes(32)), version: '0.1.0' };
-    const { yoga } = createApp(services, { graphiql: false, logger: createLogger('silent') });
+    const { yoga } = createApp({ ...harness.services, prisma: db.prisma }, { graphiql: false, logger: createLogger('silent') });
     await db.close();
     const response = await yoga.fetch('http://service.test/health');
     expect(response.status).toBe(503);

@@ -45,7 +45,7 @@ let counter = 0;
 export type HarnessOptions = { messaging?: Partial<MessagingSettings>; agent?: ConversationAgent };
 
 /** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
-const TEST_MESSAGING: MessagingSettings = {
+export const TEST_MESSAGING: MessagingSettings = {
   sandboxStatusIntervalMs: 5,
   whatsappGraphUrl: 'http://127.0.0.1:9/v22.0',
   whatsappTimeoutMs: 5_000,
