@@ -25,7 +25,7 @@ const schema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(1000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
   REDIS_URL: z.string().url().optional(),
   REDIS_KEY_PREFIX: z.string().min(1).default('messaging-crm'),

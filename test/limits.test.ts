@@ -105,12 +105,12 @@ describe('GraphQL depth and cost limits', () => {
     expect(body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
   });
 
-  it('refuses a document costlier than GRAPHQL_MAX_COST (default 5000) with VALIDATION_ERROR', async () => {
-    const fields = Array.from({ length: 600 }, (_, index) => `a${index}: conversations { data { id status } }`).join(' ');
+  it('refuses a document costlier than GRAPHQL_MAX_COST (default 1000) with VALIDATION_ERROR', async () => {
+    const fields = Array.from({ length: 150 }, (_, index) => `a${index}: conversations { data { id status } }`).join(' ');
     const response = await postGraphQL(JSON.stringify({ query: `{ ${fields} }` }));
     const body = await response.json();
     expect(body.data).toBeUndefined();
-    expect(body.errors[0].message).toMatch(/^Query Cost limit of 5000 exceeded, found \d+\.$/);
+    expect(body.errors[0].message).toMatch(/^Query Cost limit of 1000 exceeded, found \d+\.$/);
     expect(body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
   });
 

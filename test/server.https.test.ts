@@ -5,6 +5,7 @@ import { X509Certificate } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -89,8 +90,22 @@ describe('plain HTTP on the same port', () => {
   });
 });
 
-describe('a client too slow to send its request', () => {
-  it('gets 408 with the error object REQUEST_TIMEOUT after REQUEST_TIMEOUT_MS', async () => {
+describe('requests Node itself refuses', () => {
+  it('answer malformed HTTP with 400 and the error object, not Node\'s bare text', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = netConnect(server.port, '127.0.0.1', () => socket.write('NOT-HTTP at all\r\n\r\n'));
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: { code: 'VALIDATION_ERROR', message: 'Malformed HTTP request' },
+    });
+  });
+
+  it('answer a client too slow to send its request with 408 and the error object REQUEST_TIMEOUT', async () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = tlsConnect({ host: '127.0.0.1', port: server.port, servername: 'localhost', ca: readFileSync(caFile) }, () => {
         socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\n'); // headers never finished

@@ -53,13 +53,10 @@ export function createHttpsOnlyServer(options: HttpsOnlyServerOptions): HttpsOnl
   );
   // Malformed requests and the request/header time-outs: answer with the spec's error object, not Node's bare text.
   http.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && !(socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent) {
-      const [status, code, message] =
-        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'REQUEST_TIMEOUT', `The request was not received within ${options.requestTimeoutMs} ms`]
-          : error.code === 'HPE_HEADER_OVERFLOW'
-            ? [431, 'VALIDATION_ERROR', 'Request headers are too large']
-            : [400, 'VALIDATION_ERROR', 'Malformed HTTP request'];
+    // Node's own handler makes the same check: no answer on top of a response it has already begun.
+    const begun = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent;
+    if (socket.writable && !begun) {
+      const [status, code, message] = clientErrorAnswer(error.code, options.requestTimeoutMs);
       socket.end(rawResponse(status, JSON.stringify(errorBody(code, message))));
     }
     socket.destroy();
@@ -130,6 +127,17 @@ function arrivedOverHttps(request: IncomingMessage, trustProxy: boolean): boolea
   const forwarded = request.headers['x-forwarded-proto'];
   const values = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '').split(',');
   return values.at(-1)?.trim().toLowerCase() === 'https';
+}
+
+function clientErrorAnswer(errorCode: string | undefined, requestTimeoutMs: number): [number, string, string] {
+  switch (errorCode) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'REQUEST_TIMEOUT', `The request was not received within ${requestTimeoutMs} ms`];
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'VALIDATION_ERROR', 'Request headers are too large'];
+    default:
+      return [400, 'VALIDATION_ERROR', 'Malformed HTTP request'];
+  }
 }
 
 function refuse(response: ServerResponse, status: number, code: string, message: string) {
