@@ -21,7 +21,7 @@ export type ShutdownRegistry = {
   run(options: { timeoutMs: number; logger: Logger }): Promise<boolean>;
 };
 
-export const CLOSE_GRACE_MS = 5000;
+const CLOSE_GRACE_MS = 5000;
 
 export function createShutdownRegistry(): ShutdownRegistry {
   const hooks = new Set<ShutdownHook>();

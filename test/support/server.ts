@@ -47,7 +47,7 @@ export function tempDir(prefix: string): string {
 }
 
 /** The database a spawned server uses: TEST_DATABASE_URL when set, else the embedded one in its DATA_DIR. */
-export function databaseEnv(): Record<string, string> {
+function databaseEnv(): Record<string, string> {
   const url = process.env['TEST_DATABASE_URL'];
   return url ? { DATABASE_URL: url } : {};
 }
