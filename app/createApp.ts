@@ -10,11 +10,15 @@ import { useHealthRoute } from '../facades/health.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
+import { createEdge, type Edge } from './edge.js';
+import { loadSettings } from '../config/settings.js';
 
-export type AppOptions = { graphiql: boolean; logger: Logger };
+/** Without `edge`, the limits of the settings' defaults apply (in-memory rate limit). */
+export type AppOptions = { graphiql: boolean; logger: Logger; edge?: Edge };
 
 export function createApp(services: Services, options: AppOptions) {
   const gateway = createGateway();
+  const edge = options.edge ?? createEdge(loadSettings({}), { logger: options.logger });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -38,15 +42,17 @@ export function createApp(services: Services, options: AppOptions) {
     },
     plugins: [
       useRequestId(),
+      ...edge.beforeAuthentication,
       gateway.plugin,
       useHealthRoute(gateway),
       useWhatsAppWebhook(services, options.logger),
       useAuthentication(services, { graphiql: options.graphiql }),
+      ...edge.afterAuthentication,
       useRequestIdOnErrors(),
       useNotFound(),
     ],
   });
-  return { yoga, gateway };
+  return { yoga, gateway, edge };
 }
 
 export type App = ReturnType<typeof createApp>;

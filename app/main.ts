@@ -1,34 +1,53 @@
-// `npm start`: opens the database (embedded unless DATABASE_URL is set), applies migrations and serves.
-import { createServer } from 'node:http';
+// `npm start`: opens the database (embedded unless DATABASE_URL is set), applies migrations and serves
+// HTTPS only on PORT, with Prometheus metrics on METRICS_PORT, until SIGTERM drains and stops it.
 import { loadSettings } from '../config/settings.js';
+import { startMetricsServer } from '../observability/metricsServer.js';
+import { loadCertificate } from '../transport/certificate.js';
+import { createHttpsOnlyServer } from '../transport/httpsOnlyServer.js';
+import { nodeListener, withResponseDeadline } from '../transport/responseDeadline.js';
 import { createApp } from './createApp.js';
+import { createEdge } from './edge.js';
 import { createLogger } from './logger.js';
+import { connectRedis } from './redis.js';
 import { openRuntime } from './runtime.js';
+import { shutdown, stopOnSignals } from './shutdown.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
+stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger });
+
 const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START, logger });
-const { yoga } = createApp(runtime.services, { graphiql: settings.GRAPHIQL, logger });
-const server = createServer(yoga);
+shutdown.register({ name: 'database', stage: 'close', stop: () => runtime.close() });
 
-server.listen(settings.PORT, settings.HOST, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : settings.PORT;
-  logger.info(
-    { port, database: runtime.db.kind, graphql: `/graphql`, health: '/health' },
-    `messaging-crm listening on port ${port} (${runtime.db.kind} database)`,
-  );
+const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger) : null;
+if (redis) shutdown.register({ name: 'redis', stage: 'close', stop: () => redis.disconnect() });
+
+const edge = createEdge(settings, { logger, redis });
+const { yoga } = createApp(runtime.services, { graphiql: settings.GRAPHIQL, logger, edge });
+
+const certificate = await loadCertificate({
+  certFile: settings.TLS_CERT_FILE,
+  keyFile: settings.TLS_KEY_FILE,
+  dataDir: settings.DATA_DIR,
 });
+logger.info(
+  { tls: { source: certificate.source, cert_file: certificate.certFile, fingerprint_sha256: certificate.fingerprint256, valid_to: certificate.validTo } },
+  `TLS certificate (${certificate.source}) ${certificate.certFile}, SHA-256 fingerprint ${certificate.fingerprint256}`,
+);
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  server.close();
-  server.closeIdleConnections();
-  await runtime.close();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+const server = createHttpsOnlyServer({
+  tls: certificate,
+  trustProxy: settings.TRUST_PROXY,
+  requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
+  handler: nodeListener(withResponseDeadline((request, context) => yoga.handleRequest(request, context), settings.REQUEST_TIMEOUT_MS)),
+});
+const port = await server.listen(settings.PORT, settings.HOST);
+shutdown.register({ name: 'https server', stage: 'drain', stop: (deadline) => server.drain(deadline) });
+logger.info(
+  { port, url: `https://localhost:${port}`, database: runtime.db.kind, trust_proxy: settings.TRUST_PROXY, redis: Boolean(redis) },
+  `messaging-crm listening on port ${port} (https only, ${runtime.db.kind} database)`,
+);
+
+const metrics = await startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT);
+shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.close() });
+logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRICS_HOST}:${metrics.port}/metrics`);

@@ -22,6 +22,24 @@ const schema = z.object({
   WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
   TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  // The production edge (README, "Production edge" in docs/api-decisions.md).
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+  TRUST_PROXY: boolean.default(false),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(1000),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+  REDIS_URL: z.string().url().optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).default('messaging-crm'),
+  MCP_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).default(5),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+}).refine((settings) => (settings.TLS_CERT_FILE === undefined) === (settings.TLS_KEY_FILE === undefined), {
+  message: 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither',
+  path: ['TLS_CERT_FILE'],
 });
 
 export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL'> & { GRAPHIQL: boolean; DATA_DIR: string };

@@ -1,0 +1,40 @@
+// The production edge of the HTTP pipeline, built once from the settings: request logs and metrics, the
+// body-size limit, the per-key rate limit, GraphQL depth and cost limits, and the MCP session cap.
+// createApp places `beforeAuthentication` and `afterAuthentication` around the API-key check; the
+// transport-level parts (HTTPS only, time-outs, draining) live in transport/.
+import type { Plugin } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
+import { useBodySizeLimit } from '../limits/bodySize.js';
+import { useGraphQLLimits } from '../limits/graphqlLimits.js';
+import { createSessionLimiter, type SessionLimiter } from '../limits/mcpSessions.js';
+import { createRateLimiter, useRateLimit } from '../limits/rateLimit.js';
+import { useRequestTelemetry } from '../observability/requestTelemetry.js';
+
+export type EdgeSettings = Pick<
+  Settings,
+  'MAX_BODY_BYTES' | 'RATE_LIMIT_PER_MINUTE' | 'REDIS_KEY_PREFIX' | 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST' | 'MCP_MAX_SESSIONS_PER_KEY'
+>;
+
+export type Edge = {
+  beforeAuthentication: Plugin[];
+  afterAuthentication: Plugin[];
+  mcpSessions: SessionLimiter;
+};
+
+export function createEdge(settings: EdgeSettings, dependencies: { logger: Logger; redis?: Redis | null }): Edge {
+  const rateLimiter = createRateLimiter({
+    perMinute: settings.RATE_LIMIT_PER_MINUTE,
+    redis: dependencies.redis,
+    keyPrefix: settings.REDIS_KEY_PREFIX,
+  });
+  return {
+    beforeAuthentication: [useRequestTelemetry(dependencies.logger), useBodySizeLimit(settings.MAX_BODY_BYTES)],
+    afterAuthentication: [
+      useRateLimit(rateLimiter),
+      ...useGraphQLLimits({ maxDepth: settings.GRAPHQL_MAX_DEPTH, maxCost: settings.GRAPHQL_MAX_COST }),
+    ],
+    mcpSessions: createSessionLimiter(settings.MCP_MAX_SESSIONS_PER_KEY),
+  };
+}

@@ -1,0 +1,187 @@
+// The real server as a child process (`node --import tsx app/main.ts`), for tests of the transport itself:
+// HTTPS, plain-HTTP refusal, time-outs, metrics listener, shutdown, several instances. Each server gets its
+// own DATA_DIR and free ports (PORT=0, METRICS_PORT=0) and is killed after the test file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { openDatabase } from '../../db/database.js';
+import { migrate } from '../../db/migrate.js';
+import { createSecretBox } from '../../crypto/secrets.js';
+import { createWorkspace } from '../../resolvers/workspaces.js';
+import { createApiKey } from '../../resolvers/apiKeys.js';
+import { ALL_KEY_SCOPES } from '../../auth/scopes.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const START_TIMEOUT_MS = 90_000;
+
+export type LogLine = Record<string, unknown> & { msg: string };
+
+export type ServerProcess = {
+  port: number;
+  metricsPort: number;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the process printed so far, as text. */
+  output(): string;
+  logs(): LogLine[];
+  waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+};
+
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** A fresh temporary directory, removed after the test file. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `crm-${prefix}-`));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The database a spawned server uses: TEST_DATABASE_URL when set, else the embedded one in its DATA_DIR. */
+function databaseEnv(): Record<string, string> {
+  const url = process.env['TEST_DATABASE_URL'];
+  return url ? { DATABASE_URL: url } : {};
+}
+
+export async function startServer(options: { dataDir: string; env?: Record<string, string> }): Promise<ServerProcess> {
+  const env: Record<string, string> = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? '',
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'info',
+    DATA_DIR: options.dataDir,
+    ...databaseEnv(),
+    ...options.env,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let text = '';
+  const waiters = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+    for (const wake of waiters) wake();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      for (const wake of waiters) wake();
+      resolve(code);
+    }),
+  );
+
+  const logs = (): LogLine[] =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
+
+  const waitForLog: ServerProcess['waitForLog'] = (predicate, timeoutMs = START_TIMEOUT_MS) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = logs().find(predicate);
+        if (found) {
+          done();
+          resolve(found);
+        } else if (child.exitCode !== null) {
+          done();
+          reject(new Error(`server exited (${child.exitCode}) before the expected log line:\n${text}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`expected log line did not appear within ${timeoutMs} ms:\n${text}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+
+  const listening = await waitForLog((line) => typeof line['port'] === 'number' && line.msg.includes('listening'));
+  const metrics = await waitForLog((line) => typeof line['metrics_port'] === 'number');
+  return {
+    port: listening['port'] as number,
+    metricsPort: metrics['metrics_port'] as number,
+    dataDir: options.dataDir,
+    child,
+    output: () => text,
+    logs,
+    waitForLog,
+    exited,
+    stop(signal = 'SIGTERM') {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export type PreparedWorkspace = { workspaceId: string; apiKey: string; secondKey: string; encryptionKey: string };
+
+/**
+ * A workspace with two all-scopes keys in the database the servers will use, created before they start
+ * (the embedded database cannot be opened by two processes). With `copies`, the embedded database is
+ * then copied to those data directories, so several servers know the same keys.
+ */
+export async function prepareWorkspace(dataDir: string, copies: string[] = []): Promise<PreparedWorkspace> {
+  const url = process.env['TEST_DATABASE_URL'];
+  const db = await openDatabase(url ? { url, poolSize: 2 } : { embeddedDir: join(dataDir, 'pglite') });
+  const encryptionKey = randomBytes(32).toString('hex');
+  try {
+    if (!url) await migrate(db.sql);
+    const secrets = createSecretBox(Buffer.from(encryptionKey, 'hex'));
+    const created = await createWorkspace(
+      { prisma: db.prisma, secrets },
+      { name: 'Edge test', email: `edge-${randomBytes(6).toString('hex')}@example.com` },
+    );
+    const second = await createApiKey(db.prisma, { workspaceId: created.workspace_id, scopes: [...ALL_KEY_SCOPES] });
+    return { workspaceId: created.workspace_id, apiKey: created.api_key, secondKey: second.api_key, encryptionKey };
+  } finally {
+    await db.close();
+    if (!url) for (const copy of copies) cpSync(join(dataDir, 'pglite'), join(copy, 'pglite'), { recursive: true });
+  }
+}
+
+export type HttpsAnswer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+/** One HTTPS request that trusts exactly the given certificate file. */
+export function httpsFetch(
+  port: number,
+  path: string,
+  options: { caFile: string; host?: string; method?: string; headers?: Record<string, string>; body?: string },
+): Promise<HttpsAnswer> {
+  const requestOptions: RequestOptions = {
+    host: options.host ?? '127.0.0.1',
+    port,
+    path,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    ca: readFileSync(options.caFile),
+    agent: false,
+  };
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(requestOptions, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
