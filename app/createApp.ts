@@ -7,10 +7,11 @@ import { maskError } from '../schema/errors.js';
 import type { Context, Services } from '../resolvers/context.js';
 import { createGateway } from '../facades/gateway.js';
 import { useHealthRoute } from '../facades/health.js';
+import { useRestFacade } from '../facades/rest/facade.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 
-export type AppOptions = { graphiql: boolean; logger: Logger };
+export type AppOptions = { graphiql: boolean; logger: Logger; customersSunset?: Date | undefined };
 
 export function createApp(services: Services, options: AppOptions) {
   const gateway = createGateway();
@@ -36,6 +37,13 @@ export function createApp(services: Services, options: AppOptions) {
       useHealthRoute(gateway),
       useAuthentication(services, { graphiql: options.graphiql }),
       useRequestIdOnErrors(),
+      useRestFacade({
+        gateway,
+        schema,
+        version: services.version,
+        customersSunset: options.customersSunset,
+        onUnexpected: (error) => options.logger.error({ err: error }, 'unexpected error in a REST route'),
+      }),
       useNotFound(),
     ],
   });

@@ -8,7 +8,11 @@ import { openRuntime } from './runtime.js';
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
 const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START });
-const { yoga } = createApp(runtime.services, { graphiql: settings.GRAPHIQL, logger });
+const { yoga } = createApp(runtime.services, {
+  graphiql: settings.GRAPHIQL,
+  logger,
+  customersSunset: settings.CUSTOMERS_SUNSET,
+});
 const server = createServer(yoga);
 
 server.listen(settings.PORT, settings.HOST, () => {

@@ -18,6 +18,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHIQL: boolean.optional(),
   MIGRATE_ON_START: boolean.default(true),
+  CUSTOMERS_SUNSET: z
+    .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be an ISO 8601 date or date-time' })
+    .transform((value) => new Date(value))
+    .optional(),
 });
 
 export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL'> & { GRAPHIQL: boolean; DATA_DIR: string };
