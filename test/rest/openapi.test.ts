@@ -118,7 +118,7 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     const response = await h.fetch('/api/v1/openapi.json');
     expect(response.status).toBe(200);
     expect(document.openapi).toBe('3.1.0');
-    const result = await new Validator().validate(document as unknown as object);
+    const result = await new Validator().validate(document as unknown as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(document).toEqual(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')));
