@@ -15,6 +15,7 @@ const PAGE = `<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Messaging CRM API reference</title>
+  <link rel="icon" type="image/png" href="${DOCS_PATH}/favicon-32x32.png">
   <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
 </head>
 <body>
@@ -38,21 +39,21 @@ const START = `window.ui = SwaggerUIBundle({
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
-type Page = { contentType: string; body: () => string };
+type Page = { contentType: string; body: () => string | Uint8Array<ArrayBuffer> };
+
+const asset = (file: string) => () => new Uint8Array(readFileSync(join(SWAGGER_UI_DIR, file)));
 
 const PAGES: Record<string, Page> = {
-  [DOCS_PATH]: { contentType: 'text/html', body: () => PAGE },
-  [`${DOCS_PATH}/reference.js`]: { contentType: 'text/javascript', body: () => START },
-  [`${DOCS_PATH}/swagger-ui.css`]: { contentType: 'text/css', body: () => readFileSync(join(SWAGGER_UI_DIR, 'swagger-ui.css'), 'utf8') },
-  [`${DOCS_PATH}/swagger-ui-bundle.js`]: {
-    contentType: 'text/javascript',
-    body: () => readFileSync(join(SWAGGER_UI_DIR, 'swagger-ui-bundle.js'), 'utf8'),
-  },
+  [DOCS_PATH]: { contentType: 'text/html; charset=utf-8', body: () => PAGE },
+  [`${DOCS_PATH}/reference.js`]: { contentType: 'text/javascript; charset=utf-8', body: () => START },
+  [`${DOCS_PATH}/swagger-ui.css`]: { contentType: 'text/css; charset=utf-8', body: asset('swagger-ui.css') },
+  [`${DOCS_PATH}/swagger-ui-bundle.js`]: { contentType: 'text/javascript; charset=utf-8', body: asset('swagger-ui-bundle.js') },
+  [`${DOCS_PATH}/favicon-32x32.png`]: { contentType: 'image/png', body: asset('favicon-32x32.png') },
 };
 
 export const DOCS_PATHS = Object.keys(PAGES);
 
-const cache = new Map<string, string>();
+const cache = new Map<string, string | Uint8Array<ArrayBuffer>>();
 
 export function docsResponse(path: string): Response {
   const page = PAGES[path];
@@ -64,7 +65,7 @@ export function docsResponse(path: string): Response {
   }
   return new Response(body, {
     headers: {
-      'content-type': `${page.contentType}; charset=utf-8`,
+      'content-type': page.contentType,
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
       'cache-control': 'public, max-age=3600',
