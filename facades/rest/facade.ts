@@ -125,7 +125,7 @@ function routeAnswer(operation: RestOperation, handler: RouteHandler, sunset: Da
       }
       reading = readBodyArguments(field.args, path.values, read.body);
     }
-    const problems = { ...path.problems, ...reading.problems };
+    const problems = { ...reading.problems, ...path.problems };
     if (Object.keys(problems).length > 0) return validationError(problems, requestId, headers);
 
     const answer = await handler(canonicalRequest(url, route, reading, operation.pathParameters), {

@@ -195,6 +195,7 @@ describe('errors: the spec’s error object with a request id', () => {
     ['/api/v1/contacts/search?q=%20', 'q', 'must be at least 1 character'],
     ['/api/v1/contacts/search?q=a&cursor=x', 'cursor', 'must be a UUID'],
     ['/api/v1/contacts/not-a-uuid', 'id', 'must be a UUID'],
+    ['/api/v1/contacts/%E0%A4%A', 'id', 'must be a valid path segment'],
     ['/api/v1/customers?limit=abc', 'limit', 'must be an integer'],
     ['/api/v1/customers/not-a-uuid', 'id', 'must be a UUID'],
   ];
