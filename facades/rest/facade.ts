@@ -8,10 +8,12 @@ import { errorResponse } from '../../app/errorResponse.js';
 import { requestState } from '../../app/requestState.js';
 import type { Gateway } from '../gateway.js';
 import { readBodyArguments, readQueryArguments, type ArgumentReading } from './arguments.js';
+import { checkDeprecations, deprecationHeaders } from './deprecation.js';
+import { canonicalRequest, decodePathValues, readJsonObject, type RequestFailure } from './inputs.js';
 import { acceptsGuideForm, GUIDE_MEDIA_TYPE, restOperations, toGuideForm, type RestOperation } from './contract.js';
 import { DOCS_PATHS, docsResponse } from './docs.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
-import { bySpecificity, fillPath, matchPath, parsePathTemplate, pathParameters, type PathTemplate } from './paths.js';
+import { bySpecificity, matchPath, parsePathTemplate, type PathTemplate } from './paths.js';
 import { REST_BASE_PATH, REST_ROUTES, type RestRoute } from './routes.js';
 import { createRouteHandler, type RouteHandler } from './sofaRoutes.js';
 
@@ -33,132 +35,55 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': `${type}; charset=utf-8`, ...headers } });
 }
 
-function validationError(problems: Record<string, string>, requestId: string, headers: Record<string, string>): Response {
-  return errorResponse(400, 'VALIDATION_ERROR', `Invalid ${Object.keys(problems).join(', ')}`, {
-    details: problems,
-    requestId,
-    headers,
-  });
-}
-
-type JsonBody = { body: Record<string, unknown> } | { failure: { status: number; code: string; message: string; details?: Record<string, string> } };
-
-async function readJsonObject(request: Request): Promise<JsonBody> {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    return { failure: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The body must be application/json' } };
-  }
-  const text = await request.text();
-  let body: unknown;
-  try {
-    body = text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    return { failure: { status: 400, code: 'VALIDATION_ERROR', message: 'The body is not valid JSON', details: { body: 'must be valid JSON' } } };
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { failure: { status: 400, code: 'VALIDATION_ERROR', message: 'The body must be a JSON object', details: { body: 'must be a JSON object' } } };
-  }
-  return { body: body as Record<string, unknown> };
-}
-
-function decodePathValues(raw: Record<string, string>): { values: Record<string, string>; problems: Record<string, string> } {
-  const values: Record<string, string> = {};
-  const problems: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    try {
-      values[name] = decodeURIComponent(value);
-    } catch {
-      problems[name] = 'must be a valid path segment';
-    }
-  }
-  return { values, problems };
-}
-
-/** The request sofa sees: the same path, and only the checked arguments (query for GET, JSON body for POST). */
-function canonicalRequest(url: URL, route: RestRoute, reading: ArgumentReading, pathNames: string[]): Request {
-  const target = new URL(url.pathname, url.origin);
-  const values = Object.entries(reading.values).filter(([name]) => !pathNames.includes(name));
-  if (route.method === 'POST') {
-    return new Request(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(Object.fromEntries(values)),
-    });
-  }
-  for (const [name, value] of values) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      target.searchParams.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
-    }
-  }
-  return new Request(target, { method: 'GET' });
-}
-
-function deprecationHeaders(
-  route: RestRoute,
+/** The route's GraphQL arguments from the request, checked; or why the request cannot run. */
+async function readArguments(
+  operation: RestOperation,
+  request: Request,
+  url: URL,
   rawPathValues: Record<string, string>,
-  search: string,
-  sunset: Date | undefined,
-): Record<string, string> {
-  if (!route.deprecated) return {};
-  const successor = fillPath(parsePathTemplate(route.deprecated.successor), rawPathValues);
-  return {
-    deprecation: `@${Math.floor(route.deprecated.since.getTime() / 1000)}`,
-    link: `<${REST_BASE_PATH}${successor}${search}>; rel="successor-version"`,
-    ...(sunset ? { sunset: sunset.toUTCString() } : {}),
-  };
+): Promise<ArgumentReading | RequestFailure> {
+  const path = decodePathValues(rawPathValues);
+  let reading: ArgumentReading;
+  if (operation.route.method === 'GET') {
+    reading = readQueryArguments(operation.field.args, path.values, url.searchParams);
+  } else {
+    const read = await readJsonObject(request);
+    if ('failure' in read) return read.failure;
+    reading = readBodyArguments(operation.field.args, path.values, read.body);
+  }
+  const problems = { ...reading.problems, ...path.problems };
+  if (Object.keys(problems).length === 0) return reading;
+  return { status: 400, code: 'VALIDATION_ERROR', message: `Invalid ${Object.keys(problems).join(', ')}`, details: problems };
+}
+
+/** sofa's answer as the client gets it: the request id in errors, 404 for null, the guide form on request. */
+async function finish(operation: RestOperation, request: Request, answer: Response, headers: Record<string, string>): Promise<Response> {
+  const requestId = requestState(request).requestId;
+  const text = await answer.text();
+  const body: unknown = text === '' ? null : JSON.parse(text);
+  if (answer.status >= 400) {
+    const error = (body as { error: Record<string, unknown> }).error;
+    return json(answer.status, { error: { ...error, request_id: requestId } }, headers);
+  }
+  if (body === null) return errorResponse(404, 'NOT_FOUND', 'Not found', { requestId, headers });
+  if (!operation.guide) return json(answer.status, body, headers);
+  const varied = { ...headers, vary: 'Accept' };
+  if (!acceptsGuideForm(request)) return json(answer.status, body, varied);
+  return json(answer.status, toGuideForm(operation.guide, body), varied, GUIDE_MEDIA_TYPE);
 }
 
 function routeAnswer(operation: RestOperation, handler: RouteHandler, sunset: Date | undefined): Answer {
-  const { route, field } = operation;
   return async (request, url, rawPathValues) => {
-    const requestId = requestState(request).requestId;
-    const headers = deprecationHeaders(route, rawPathValues, url.search, sunset);
-    const path = decodePathValues(rawPathValues);
-    let reading: ArgumentReading;
-    if (route.method === 'GET') {
-      reading = readQueryArguments(field.args, path.values, url.searchParams);
-    } else {
-      const read = await readJsonObject(request);
-      if ('failure' in read) {
-        const { status, code, message, details } = read.failure;
-        return errorResponse(status, code, message, { details, requestId, headers });
-      }
-      reading = readBodyArguments(field.args, path.values, read.body);
+    const headers = deprecationHeaders(operation.route, rawPathValues, url.search, sunset);
+    const reading = await readArguments(operation, request, url, rawPathValues);
+    if ('code' in reading) {
+      const { status, code, message, details } = reading;
+      return errorResponse(status, code, message, { details, requestId: requestState(request).requestId, headers });
     }
-    const problems = { ...reading.problems, ...path.problems };
-    if (Object.keys(problems).length > 0) return validationError(problems, requestId, headers);
-
-    const answer = await handler(canonicalRequest(url, route, reading, operation.pathParameters), {
-      authenticatedRequest: request,
-    });
-    const text = await answer.text();
-    const body: unknown = text === '' ? null : JSON.parse(text);
-    if (answer.status >= 400) {
-      const error = (body as { error: Record<string, unknown> }).error;
-      return json(answer.status, { error: { ...error, request_id: requestId } }, headers);
-    }
-    if (body === null) return errorResponse(404, 'NOT_FOUND', 'Not found', { requestId, headers });
-    if (!operation.guide) return json(answer.status, body, headers);
-    const varied = { ...headers, vary: 'Accept' };
-    if (!acceptsGuideForm(request)) return json(answer.status, body, varied);
-    return json(answer.status, toGuideForm(operation.guide, body), varied, GUIDE_MEDIA_TYPE);
+    const sofaRequest = canonicalRequest(url, operation.route, reading, operation.pathParameters);
+    const answer = await handler(sofaRequest, { authenticatedRequest: request });
+    return finish(operation, request, answer, headers);
   };
-}
-
-function checkDeprecations(operations: readonly RestOperation[], sunset: Date | undefined): void {
-  for (const { route, pathParameters: names } of operations) {
-    if (!route.deprecated) continue;
-    const { since, successor } = route.deprecated;
-    if (!operations.some((other) => other.route.path === successor && other.route.method === route.method && !other.route.deprecated)) {
-      throw new Error(`REST route ${route.operationId}: its successor ${route.method} ${successor} is not a current route`);
-    }
-    if (pathParameters(parsePathTemplate(successor)).some((name) => !names.includes(name))) {
-      throw new Error(`REST route ${route.operationId}: its successor ${successor} needs a parameter it does not have`);
-    }
-    if (sunset && sunset.getTime() < since.getTime()) {
-      throw new Error(`CUSTOMERS_SUNSET (${sunset.toISOString()}) is earlier than the deprecation (${since.toISOString()})`);
-    }
-  }
 }
 
 /** The OpenAPI document of the route table over this schema (also written to docs/openapi.json by codegen). */

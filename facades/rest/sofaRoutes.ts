@@ -22,7 +22,7 @@ type ErrorLike = {
 };
 
 /** The spec's error body for the errors of one GraphQL result (or sofa's own request errors). */
-export function graphqlErrorResponse(errors: ReadonlyArray<unknown>, onUnexpected: (error: unknown) => void): Response {
+function graphqlErrorResponse(errors: ReadonlyArray<unknown>, onUnexpected: (error: unknown) => void): Response {
   const error = (errors[0] ?? {}) as ErrorLike;
   const extensions = typeof error.extensions === 'object' && error.extensions !== null ? error.extensions : null;
   const message = typeof error.message === 'string' ? error.message : INTERNAL_ERROR_MESSAGE;
