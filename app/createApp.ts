@@ -7,6 +7,7 @@ import { maskError } from '../schema/errors.js';
 import type { Context, Services } from '../resolvers/context.js';
 import { createGateway } from '../facades/gateway.js';
 import { useHealthRoute } from '../facades/health.js';
+import { useRestFacade } from '../facades/rest/facade.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
@@ -14,7 +15,7 @@ import { createEdge, type Edge } from './edge.js';
 import { loadSettings } from '../config/settings.js';
 
 /** Without `edge`, the limits of the settings' defaults apply (in-memory rate limit). */
-export type AppOptions = { graphiql: boolean; logger: Logger; edge?: Edge };
+export type AppOptions = { graphiql: boolean; logger: Logger; edge?: Edge; customersSunset?: Date | undefined };
 
 export function createApp(services: Services, options: AppOptions) {
   const gateway = createGateway();
@@ -49,6 +50,13 @@ export function createApp(services: Services, options: AppOptions) {
       useAuthentication(services, { graphiql: options.graphiql }),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
+      useRestFacade({
+        gateway,
+        schema,
+        version: services.version,
+        customersSunset: options.customersSunset,
+        onUnexpected: (error) => options.logger.error({ err: error }, 'unexpected error in a REST route'),
+      }),
       useNotFound(),
     ],
   });

@@ -23,7 +23,12 @@ const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger
 if (redis) shutdown.register({ name: 'redis', stage: 'close', stop: () => redis.disconnect() });
 
 const edge = createEdge(settings, { logger, redis });
-const { yoga } = createApp(runtime.services, { graphiql: settings.GRAPHIQL, logger, edge });
+const { yoga } = createApp(runtime.services, {
+  graphiql: settings.GRAPHIQL,
+  logger,
+  edge,
+  customersSunset: settings.CUSTOMERS_SUNSET,
+});
 
 const certificate = await loadCertificate({
   certFile: settings.TLS_CERT_FILE,

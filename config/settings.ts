@@ -37,6 +37,10 @@ const schema = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  CUSTOMERS_SUNSET: z
+    .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be an ISO 8601 date or date-time' })
+    .transform((value) => new Date(value))
+    .optional(),
 }).refine((settings) => (settings.TLS_CERT_FILE === undefined) === (settings.TLS_KEY_FILE === undefined), {
   message: 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither',
   path: ['TLS_CERT_FILE'],

@@ -2,7 +2,8 @@
 // Order: last_message_at descending, then id descending; conversations without any message come last
 // (newest first by id). `before` takes an ISO 8601 date-time (only conversations whose last_message_at is
 // older are returned, as the spec says) or the opaque next_cursor of the previous page, which also
-// remembers the id so that ties are neither skipped nor repeated and the message-less tail is reachable.
+// remembers the id so that ties are neither skipped nor repeated and the message-less tail is reachable —
+// except for a walk that began with a date-time, whose cursors keep it to conversations with a message.
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.js';
 import { type Context, requireActor } from './context.js';
@@ -16,20 +17,20 @@ type Query = { select?: Prisma.ConversationSelect; include?: Prisma.Conversation
 export const CONVERSATION_STATUSES = ['active', 'pending', 'closed'] as const;
 const STATUS_ALIASES: Record<string, (typeof CONVERSATION_STATUSES)[number]> = { open: 'active' };
 
-type Position = { at: Date; id: string } | { at: null; id: string } | { before: Date };
+type Position = { at: Date | null; id: string; withMessagesOnly: boolean } | { before: Date };
 
-const CURSOR_PATTERN = /^c1\.([0-9a-f-]{36})\.(\d+|-)$/;
+const CURSOR_PATTERN = /^c1\.([0-9a-f-]{36})\.(\d+|-)(\.m)?$/;
 
-function encodeCursor(row: { id: string; last_message_at: Date | null }): string {
-  return `c1.${row.id}.${row.last_message_at ? row.last_message_at.getTime() : '-'}`;
+function encodeCursor(row: { id: string; last_message_at: Date | null }, withMessagesOnly: boolean): string {
+  return `c1.${row.id}.${row.last_message_at ? row.last_message_at.getTime() : '-'}${withMessagesOnly ? '.m' : ''}`;
 }
 
 function decodeBefore(value: string): Position | null {
   const cursor = CURSOR_PATTERN.exec(value);
   if (cursor) {
-    const [, id, at] = cursor as unknown as [string, string, string];
+    const [, id, at, messagesOnly] = cursor as unknown as [string, string, string, string | undefined];
     if (!uuid.safeParse(id).success) return null;
-    return at === '-' ? { at: null, id } : { at: new Date(Number(at)), id };
+    return { at: at === '-' ? null : new Date(Number(at)), id, withMessagesOnly: messagesOnly !== undefined };
   }
   return isoDateTime.safeParse(value).success ? { before: new Date(value) } : null;
 }
@@ -61,6 +62,7 @@ export async function listConversations(ctx: Context, input: z.input<typeof list
     ...(args.assigned_user_id ? { assigned_user_id: args.assigned_user_id } : {}),
   };
   const position = args.before ?? null;
+  const withMessagesOnly = position !== null && ('before' in position || position.withMessagesOnly);
   const wanted = args.limit + 1;
 
   const rows = [];
@@ -85,8 +87,7 @@ export async function listConversations(ctx: Context, input: z.input<typeof list
       })),
     );
   }
-  const reachesUntimed = !(position && 'before' in position);
-  if (rows.length < wanted && reachesUntimed) {
+  if (rows.length < wanted && !withMessagesOnly) {
     const untimedAfter = position && !('before' in position) && position.at === null ? { id: { lt: position.id } } : {};
     rows.push(
       ...(await ctx.prisma.conversation.findMany({
@@ -97,7 +98,7 @@ export async function listConversations(ctx: Context, input: z.input<typeof list
       })),
     );
   }
-  return toPage(rows, args.limit, encodeCursor);
+  return toPage(rows, args.limit, (row) => encodeCursor(row, withMessagesOnly));
 }
 
 export async function getConversation(ctx: Context, input: { id: string }, query: Query = {}) {

@@ -7,6 +7,8 @@ import { migrate } from '../../db/migrate.js';
 import { createSecretBox } from '../../crypto/secrets.js';
 import { createApp, type App } from '../../app/createApp.js';
 import { createLogger } from '../../app/logger.js';
+import { createEdge } from '../../app/edge.js';
+import { loadSettings } from '../../config/settings.js';
 import { VERSION } from '../../app/runtime.js';
 import type { Services } from '../../resolvers/context.js';
 import { closeServices, createServices } from '../../app/services.js';
@@ -42,7 +44,12 @@ export async function openTestDatabase(): Promise<Database> {
 
 let counter = 0;
 
-export type HarnessOptions = { messaging?: Partial<MessagingSettings>; agent?: ConversationAgent };
+export type HarnessOptions = {
+  messaging?: Partial<MessagingSettings>;
+  agent?: ConversationAgent;
+  /** Requests per key per minute; the production default (100) unless a test walks more pages than that. */
+  rateLimitPerMinute?: number;
+};
 
 /** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
 export const TEST_MESSAGING: MessagingSettings = {
@@ -64,7 +71,11 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
     messaging: { ...TEST_MESSAGING, ...options.messaging },
     agent: options.agent,
   });
-  const app = createApp(services, { graphiql: false, logger });
+  const edge = createEdge(
+    { ...loadSettings({}), ...(options.rateLimitPerMinute ? { RATE_LIMIT_PER_MINUTE: options.rateLimitPerMinute } : {}) },
+    { logger },
+  );
+  const app = createApp(services, { graphiql: false, logger, edge });
   afterAll(async () => {
     await closeServices(services);
     await db.close();

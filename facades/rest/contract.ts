@@ -1,0 +1,102 @@
+// The route table joined with the GraphQL schema: for each route, the field it runs, the selection sofa-api
+// sends (every argument-less field, nested objects in full) and where a guide-form list finds its items.
+// The handlers (sofaRoutes.ts) and the OpenAPI document (openapi.ts) both start from here, so they agree.
+import {
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+  OperationTypeNode,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { buildOperationNodeForField, filterSchema } from '@graphql-tools/utils';
+import { parsePathTemplate, pathParameters, type PathTemplate } from './paths.js';
+import type { GuideKey, RestRoute } from './routes.js';
+
+/** sofa-api's `depthLimit`: how often an object type may recur along one path of the selection. */
+export const SELECTION_DEPTH = 1;
+
+/** Where a route's response keeps the list items and the has-more flag, for the guide form. */
+export type GuideSource = { key: GuideKey; items: string | null; hasMore: string | null };
+
+export type RestOperation = {
+  route: RestRoute;
+  path: PathTemplate;
+  pathParameters: string[];
+  kind: OperationTypeNode;
+  /** The schema as the REST facade sees it: this route's root field only, and no field that takes arguments
+   * below the root (those are parameterised relations, which REST serves as routes of their own). */
+  view: GraphQLSchema;
+  field: GraphQLField<unknown, unknown>;
+  selection: OperationDefinitionNode;
+  guide: GuideSource | null;
+};
+
+export function restOperations(schema: GraphQLSchema, routes: readonly RestRoute[]): RestOperation[] {
+  return routes.map((route) => restOperation(schema, route));
+}
+
+function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
+  const [rootName, fieldName = ''] = route.field.split('.') as [string, string?];
+  const kind = rootName === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION;
+  const problem = (text: string) => new Error(`REST route ${route.operationId} (${route.method} ${route.path}): ${text}`);
+  if ((kind === OperationTypeNode.QUERY) !== (route.method === 'GET')) throw problem('GET routes run queries, POST routes mutations');
+
+  const view = filterSchema({
+    schema,
+    rootFieldFilter: (operation, name) => operation === rootName && name === fieldName,
+    objectFieldFilter: (_type, _name, config) => !('args' in config) || Object.keys(config.args ?? {}).length === 0,
+  });
+  const root = kind === OperationTypeNode.QUERY ? view.getQueryType() : view.getMutationType();
+  const field = root?.getFields()[fieldName];
+  if (!field) throw problem(`the schema has no field ${route.field}`);
+
+  const path = parsePathTemplate(route.path);
+  const parameters = pathParameters(path);
+  for (const name of parameters) {
+    if (!field.args.some((arg) => arg.name === name)) throw problem(`{${name}} is not an argument of ${route.field}`);
+  }
+  const selection = buildOperationNodeForField({
+    schema: view,
+    kind,
+    field: fieldName,
+    models: [],
+    circularReferenceDepth: SELECTION_DEPTH,
+  });
+  const guide = route.guideKey ? guideSource(field, route.guideKey, problem) : null;
+  return { route, path, pathParameters: parameters, kind, view, field, selection, guide };
+}
+
+function guideSource(field: GraphQLField<unknown, unknown>, key: GuideKey, problem: (text: string) => Error): GuideSource {
+  const type = getNullableType(field.type);
+  if (isListType(type)) return { key, items: null, hasMore: null };
+  if (isObjectType(type)) {
+    const fields = type.getFields();
+    const isList = (name: string) => fields[name] !== undefined && isListType(getNullableType(fields[name].type));
+    if (isList('data') && getNamedType(fields['has_more']?.type)?.name === 'Boolean') {
+      return { key, items: 'data', hasMore: 'has_more' };
+    }
+    if (isList(key)) return { key, items: key, hasMore: null };
+  }
+  throw problem(`the guide form needs a list, a {data, has_more} page or a {${key}} object`);
+}
+
+/** The media type a client names in Accept to get list responses in the guides' form. */
+export const GUIDE_MEDIA_TYPE = 'application/vnd.messaging-crm.guide+json';
+
+export function acceptsGuideForm(request: Request): boolean {
+  return (request.headers.get('accept') ?? '').split(',').some((range) => {
+    const [type, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    return type === GUIDE_MEDIA_TYPE && !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
+  });
+}
+
+/** The guide form of a list response: `{<key>: [...], hasMore}`. */
+export function toGuideForm(guide: GuideSource, body: unknown): Record<string, unknown> {
+  const record = (body ?? {}) as Record<string, unknown>;
+  const items = guide.items === null ? body : record[guide.items];
+  const hasMore = guide.hasMore === null ? false : record[guide.hasMore] === true;
+  return { [guide.key]: items, hasMore };
+}

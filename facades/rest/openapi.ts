@@ -1,0 +1,294 @@
+// The OpenAPI 3.1 document of the REST surface, served at /api/v1/openapi.json and checked in as
+// docs/openapi.json. Generated from the route table joined with the GraphQL schema (contract.ts): response
+// schemas follow the very selections sofa-api sends, so every documented field is present in the response
+// (null where nullable) and nothing else is; errors, the guide form and the headers are described as sent.
+import {
+  Kind,
+  getNullableType,
+  isNonNullType,
+  isObjectType,
+  OperationTypeNode,
+  type FieldNode,
+  type GraphQLArgument,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { KEY_SCOPES, grants, type Permission } from '../../auth/scopes.js';
+import { GUIDE_MEDIA_TYPE, type RestOperation } from './contract.js';
+import { Components, described, inputInnerSchema, inputSchema, outputSchema, type JsonSchema } from './jsonSchema.js';
+import { REST_BASE_PATH } from './routes.js';
+
+type OpenApiDocument = { openapi: '3.1.0'; paths: Record<string, Record<string, unknown>>; [key: string]: unknown };
+
+export const OPENAPI_PATH = `${REST_BASE_PATH}/openapi.json`;
+
+function isRequiredArgument(arg: GraphQLArgument): boolean {
+  return isNonNullType(arg.type) && arg.defaultValue === undefined;
+}
+
+const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const HEADERS: Record<string, JsonSchema> = {
+  RequestId: {
+    description: 'The id of this request, for support; the same value as error.request_id.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  Deprecation: {
+    description: 'RFC 9745: this route is deprecated since the given moment (`@` and Unix seconds).',
+    required: true,
+    schema: { type: 'string', pattern: '^@[0-9]+$' },
+  },
+  Link: {
+    description: 'The route that replaces this one, with the same parameters.',
+    required: true,
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="successor-version"$' },
+  },
+  Sunset: {
+    description: 'RFC 8594: when this route will stop answering (an HTTP-date). Sent when CUSTOMERS_SUNSET is configured.',
+    required: false,
+    schema: { type: 'string' },
+  },
+  Vary: { description: 'Responses depend on the Accept header (guide form).', required: true, schema: { type: 'string' } },
+  Allow: { description: 'The methods this path answers.', required: true, schema: { type: 'string' } },
+  WwwAuthenticate: { description: 'The authentication scheme: Bearer.', required: true, schema: { type: 'string' } },
+};
+
+const ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'The error body of every failed request.',
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', description: 'Machine-readable, for example VALIDATION_ERROR, UNAUTHORIZED, NOT_FOUND.' },
+        message: { type: 'string', description: 'Human-readable.' },
+        details: {
+          type: 'object',
+          description: 'For VALIDATION_ERROR: the reason for each rejected field, keyed by field name.',
+        },
+        request_id: { type: 'string', description: 'The id of the request, for support.' },
+      },
+      required: ['code', 'message', 'request_id'],
+      additionalProperties: false,
+    },
+  },
+  required: ['error'],
+  additionalProperties: false,
+};
+
+function errorResponse(description: string, headers: Record<string, unknown>, code?: string): JsonSchema {
+  const schema = code
+    ? { allOf: [ref('schemas', 'Error'), { properties: { error: { properties: { code: { const: code } } } } }] }
+    : ref('schemas', 'Error');
+  return { description, headers, content: { 'application/json': { schema } } };
+}
+
+function securityOf(operation: RestOperation): Record<string, string[]>[] {
+  const permission = (operation.field.extensions as { pothosOptions?: { authScopes?: { permission?: unknown } } })
+    .pothosOptions?.authScopes?.permission;
+  if (typeof permission !== 'string') return [{ bearerAuth: [] }];
+  return KEY_SCOPES.filter((scope) => grants(new Set([scope]), permission as Permission)).map((scope) => ({
+    bearerAuth: [scope],
+  }));
+}
+
+function tagOf(path: string): string {
+  const first = path.split('/').find((segment) => segment !== '' && !segment.startsWith('{')) ?? 'system';
+  return first.charAt(0).toUpperCase() + first.slice(1);
+}
+
+function parametersOf(operation: RestOperation, components: Components): JsonSchema[] {
+  const inPath = (arg: GraphQLArgument) => operation.pathParameters.includes(arg.name);
+  return operation.field.args
+    .filter((arg) => inPath(arg) || operation.route.method === 'GET')
+    .map((arg) => ({
+      name: arg.name,
+      in: inPath(arg) ? 'path' : 'query',
+      required: inPath(arg) || isRequiredArgument(arg),
+      ...(arg.description ? { description: arg.description } : {}),
+      schema: inputInnerSchema(getNullableType(arg.type) as GraphQLInputType, components),
+    }));
+}
+
+function requestBodyOf(operation: RestOperation, components: Components): JsonSchema {
+  const bodyArgs = operation.field.args.filter((arg) => !operation.pathParameters.includes(arg.name));
+  const properties = bodyArgs.map((arg) => [arg.name, described(inputSchema(arg.type, components), arg.description)]);
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          description: 'The arguments of the GraphQL field; other keys are ignored.',
+          properties: Object.fromEntries(properties),
+          required: bodyArgs.filter(isRequiredArgument).map((arg) => arg.name),
+        },
+      },
+    },
+  };
+}
+
+function successContent(operation: RestOperation, components: Components): Record<string, unknown> {
+  const rootNode = operation.selection.selectionSet.selections[0] as FieldNode;
+  const body = outputSchema(operation.field.type, rootNode, components);
+  const content: Record<string, unknown> = { 'application/json': { schema: body } };
+  if (operation.guide) {
+    const { key } = operation.guide;
+    content[GUIDE_MEDIA_TYPE] = {
+      schema: {
+        type: 'object',
+        description: `The guide form, sent when Accept names ${GUIDE_MEDIA_TYPE}.`,
+        properties: { [key]: guideItemsSchema(operation, rootNode, body, components), hasMore: { type: 'boolean' } },
+        required: [key, 'hasMore'],
+        additionalProperties: false,
+      },
+    };
+  }
+  return content;
+}
+
+function responsesOf(operation: RestOperation, components: Components): Record<string, unknown> {
+  const { route, field } = operation;
+  // Answers of the route itself carry the deprecation headers; those of the pipeline around it (401 from
+  // authentication, 405 from routing, others such as 429) carry only the request id.
+  const pipelineHeaders: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'RequestId') };
+  const headers: Record<string, unknown> = route.deprecated
+    ? {
+        ...pipelineHeaders,
+        Deprecation: ref('headers', 'Deprecation'),
+        Link: ref('headers', 'Link'),
+        Sunset: ref('headers', 'Sunset'),
+      }
+    : pipelineHeaders;
+  const responses: Record<string, unknown> = {
+    [String(route.status ?? 200)]: {
+      description: field.description ?? 'Success',
+      headers: operation.guide ? { ...headers, Vary: ref('headers', 'Vary') } : headers,
+      content: successContent(operation, components),
+    },
+  };
+  if (field.args.length > 0 || route.method === 'POST') {
+    responses['400'] = errorResponse('Invalid parameters or body (VALIDATION_ERROR, with a reason per field).', headers, 'VALIDATION_ERROR');
+  }
+  responses['401'] = errorResponse(
+    'Missing or invalid API key.',
+    { ...pipelineHeaders, 'WWW-Authenticate': ref('headers', 'WwwAuthenticate') },
+    'UNAUTHORIZED',
+  );
+  responses['403'] = errorResponse('The API key lacks the scope this route needs.', headers, 'INSUFFICIENT_SCOPE');
+  if (operation.pathParameters.length > 0) responses['404'] = errorResponse('No such record in this workspace.', headers);
+  responses['405'] = errorResponse(
+    'The path exists, the method does not.',
+    { ...pipelineHeaders, Allow: ref('headers', 'Allow') },
+    'METHOD_NOT_ALLOWED',
+  );
+  if (route.method === 'POST') {
+    responses['415'] = errorResponse('The body is not application/json.', headers, 'UNSUPPORTED_MEDIA_TYPE');
+  }
+  responses['default'] = errorResponse('Any other error (for example 429, 500), in the same form.', pipelineHeaders);
+  return responses;
+}
+
+function operationObject(operation: RestOperation, components: Components): Record<string, unknown> {
+  const { route, field } = operation;
+  const parameters = parametersOf(operation, components);
+  const guideNote = operation.guide
+    ? ` Send \`Accept: ${GUIDE_MEDIA_TYPE}\` for the guide form \`{${operation.guide.key}, hasMore}\`.`
+    : '';
+  const deprecationNote = route.deprecated
+    ? ` Deprecated: use ${route.method} ${REST_BASE_PATH}${route.deprecated.successor}, which behaves the same.`
+    : '';
+  return {
+    operationId: route.operationId,
+    tags: [tagOf(route.path)],
+    summary: field.description ?? route.operationId,
+    description: `Runs the GraphQL field \`${route.field}\`.${guideNote}${deprecationNote}`,
+    ...(route.deprecated ? { deprecated: true } : {}),
+    security: securityOf(operation),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.method === 'POST' ? { requestBody: requestBodyOf(operation, components) } : {}),
+    responses: responsesOf(operation, components),
+  };
+}
+
+/** The schema of the list that the guide form puts under its key: the response itself or one of its fields. */
+function guideItemsSchema(operation: RestOperation, rootNode: FieldNode, body: JsonSchema, components: Components): JsonSchema {
+  const items = operation.guide?.items;
+  if (!items) return body;
+  const pageType = getNullableType(operation.field.type);
+  const itemsNode = rootNode.selectionSet?.selections.find(
+    (selection): selection is FieldNode => selection.kind === Kind.FIELD && selection.name.value === items,
+  );
+  if (!isObjectType(pageType) || !itemsNode) throw new Error(`${operation.route.field} selects no ${items}`);
+  return outputSchema(pageType.getFields()[items]!.type, itemsNode, components);
+}
+
+/** GET /health and the document itself: answered outside the route table, documented with it. */
+function unversionedOperations(schema: GraphQLSchema, components: Components) {
+  const health = buildOperationNodeForField({ schema, kind: OperationTypeNode.QUERY, field: 'health', models: [] });
+  const healthField = schema.getQueryType()!.getFields()['health']!;
+  const healthSchema = outputSchema(healthField.type, health.selectionSet.selections[0] as FieldNode, components);
+  const headers = { 'X-Request-Id': ref('headers', 'RequestId') };
+  return {
+    '/health': {
+      get: {
+        operationId: 'health',
+        tags: ['System'],
+        summary: 'Health check; needs no API key.',
+        security: [],
+        responses: {
+          '200': { description: 'The service and its database answer.', headers, content: { 'application/json': { schema: healthSchema } } },
+          '503': { description: 'The database does not answer.', headers, content: { 'application/json': { schema: healthSchema } } },
+        },
+      },
+    },
+    [OPENAPI_PATH]: {
+      get: {
+        operationId: 'openapi',
+        tags: ['System'],
+        summary: 'This document; needs no API key.',
+        security: [],
+        responses: {
+          '200': { description: 'The OpenAPI 3.1 document.', headers, content: { 'application/json': { schema: { type: 'object' } } } },
+        },
+      },
+    },
+  };
+}
+
+export function buildOpenApiDocument(schema: GraphQLSchema, operations: readonly RestOperation[], version: string): OpenApiDocument {
+  const components = new Components();
+  components.schemas['Error'] = ERROR_SCHEMA;
+  const paths: Record<string, Record<string, unknown>> = unversionedOperations(schema, components);
+  for (const operation of operations) {
+    const path = `${REST_BASE_PATH}${operation.route.path}`;
+    paths[path] = { ...paths[path], [operation.route.method.toLowerCase()]: operationObject(operation, components) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Messaging CRM API',
+      version,
+      description: [
+        'Contacts, conversations, users and tags of a workspace over a chat messaging provider.',
+        'Every route except the health check and this document needs `Authorization: Bearer <API key>`.',
+        `Lists answer in the schema form by default; a client that sends \`Accept: ${GUIDE_MEDIA_TYPE}\` gets the guides' form \`{<key>: [...], hasMore}\`.`,
+        'Errors always have the form `{"error": {"code", "message", "details?", "request_id"}}`.',
+      ].join('\n\n'),
+    },
+    tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags: string[] }).tags)))].map(
+      (name) => ({ name }),
+    ),
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A workspace API key; the scopes listed per operation are alternatives.' },
+      },
+      schemas: components.schemas,
+      headers: HEADERS,
+    },
+  };
+}
