@@ -69,4 +69,14 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
   { operationId: 'listTags', method: 'GET', path: '/tags', field: 'Query.tags', guideKey: 'tags' },
   { operationId: 'createTag', method: 'POST', path: '/tags', field: 'Mutation.tagCreate', status: 201 },
+  // The spec's /api/v1/chat/templates: "chat" stands for the provider's name (`sandbox`, `whatsapp`).
+  {
+    operationId: 'listProviderTemplates',
+    method: 'GET',
+    path: '/{provider}/templates',
+    field: 'Query.templates',
+    guideKey: 'templates',
+  },
+  { operationId: 'listTemplates', method: 'GET', path: '/templates', field: 'Query.templates', guideKey: 'templates' },
+  { operationId: 'sendMessage', method: 'POST', path: '/messages', field: 'Mutation.messageSend', status: 201 },
 ];

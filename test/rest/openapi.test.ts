@@ -18,10 +18,22 @@ let h: Harness;
 let seed: Seeded;
 let document: OpenApi;
 let ajv: Ajv2020;
+/** A conversation whose contact wrote within the last 24 hours, so free-form sends are allowed. */
+let openConversationId: string;
 
 beforeAll(async () => {
   h = await openHarness();
   seed = await seedWorkspace(h);
+  const open = await h.db.prisma.conversation.create({
+    data: {
+      company_id: seed.workspace.workspace_id,
+      customer_id: seed.fullContactId,
+      integration_id: seed.workspace.integration_id,
+      provider: 'sandbox',
+      last_message_at: new Date(),
+    },
+  });
+  openConversationId = open.id;
   document = await (await h.fetch('/api/v1/openapi.json')).json();
   ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
@@ -48,6 +60,9 @@ const samples = (): Record<string, Sample> => {
     getCustomer: contact,
     listTags: {},
     createTag: { body: () => ({ name: `tag ${Math.random()}`, color: '#000000' }), badBody: { name: 5 } },
+    listProviderTemplates: { path: { provider: 'sandbox' }, query: '?status=approved', badQuery: '?status=archived' },
+    listTemplates: { query: '?status=pending', badQuery: '?status=archived' },
+    sendMessage: { body: () => ({ conversation_id: openConversationId, body: 'Your order ships today.' }), badBody: { conversation_id: 'x' } },
   };
 };
 
