@@ -6,5 +6,9 @@ import './user.js';
 import './contact.js';
 import './conversation.js';
 import './tag.js';
+import './contactMutations.js';
+import './contactChannel.js';
+import './conversationMutations.js';
+import './conversationRecords.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
