@@ -7,13 +7,15 @@ import { maskError } from '../schema/errors.js';
 import type { Context, Services } from '../resolvers/context.js';
 import { createGateway } from '../facades/gateway.js';
 import { useHealthRoute } from '../facades/health.js';
+import { useMcp, type McpOptions } from '../facades/mcp/plugin.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 
-export type AppOptions = { graphiql: boolean; logger: Logger };
+export type AppOptions = { graphiql: boolean; logger: Logger; mcp?: Partial<Omit<McpOptions, 'version'>> };
 
 export function createApp(services: Services, options: AppOptions) {
   const gateway = createGateway();
+  const mcp = useMcp(gateway, { allowedOrigins: [], ...options.mcp, version: services.version });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -36,10 +38,11 @@ export function createApp(services: Services, options: AppOptions) {
       useHealthRoute(gateway),
       useAuthentication(services, { graphiql: options.graphiql }),
       useRequestIdOnErrors(),
+      mcp.plugin,
       useNotFound(),
     ],
   });
-  return { yoga, gateway };
+  return { yoga, gateway, mcpSessions: mcp.sessions };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -8,14 +8,18 @@ import { openRuntime } from './runtime.js';
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
 const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START });
-const { yoga } = createApp(runtime.services, { graphiql: settings.GRAPHIQL, logger });
+const { yoga } = createApp(runtime.services, {
+  graphiql: settings.GRAPHIQL,
+  logger,
+  mcp: { allowedOrigins: settings.MCP_ALLOWED_ORIGINS },
+});
 const server = createServer(yoga);
 
 server.listen(settings.PORT, settings.HOST, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   logger.info(
-    { port, database: runtime.db.kind, graphql: `/graphql`, health: '/health' },
+    { port, database: runtime.db.kind, graphql: `/graphql`, mcp: '/mcp', health: '/health' },
     `messaging-crm listening on port ${port} (${runtime.db.kind} database)`,
   );
 });
