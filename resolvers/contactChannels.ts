@@ -42,15 +42,17 @@ const providerName = z
   .toLowerCase()
   .regex(/^[a-z][a-z0-9_-]{0,31}$/, { message: 'must be a provider name such as whatsapp' });
 
+/** The provider a new channel of each type gets when none is given. */
+export type DefaultProviders = (type: ChannelType) => string;
+
 /** Email addresses belong to no messaging provider; phones and wa_ids to the workspace's first integration's. */
-async function defaultProvider(db: Db, workspaceId: string, type: ChannelType): Promise<string> {
-  if (type === 'email') return 'email';
+export async function defaultProviders(db: Db, workspaceId: string): Promise<DefaultProviders> {
   const integration = await db.integration.findFirst({
     where: { company_id: workspaceId },
     orderBy: { id: 'asc' },
     select: { provider: true },
   });
-  return integration?.provider ?? 'whatsapp';
+  return (type) => (type === 'email' ? 'email' : (integration?.provider ?? 'whatsapp'));
 }
 
 function alreadyUsed(type: ChannelType, ownerId: string): DomainError {
@@ -61,10 +63,31 @@ function alreadyUsed(type: ChannelType, ownerId: string): DomainError {
   });
 }
 
-/** Runs a change in a transaction, turning a unique-index race into the same CONFLICT a check gives. */
-export async function inTransaction<Result>(ctx: Context, change: (tx: Db) => Promise<Result>): Promise<Result> {
+type Identity = { type: ChannelType; provider: string; value: string };
+
+/** Refuses identities that a contact of the workspace already has, in one query. */
+async function assertUnused(db: Db, workspaceId: string, identities: Identity[]) {
+  if (identities.length === 0) return;
+  const owner = await db.contactChannel.findFirst({
+    where: { company_id: workspaceId, OR: identities },
+    select: { customer_id: true, type: true },
+  });
+  if (owner) throw alreadyUsed(owner.type as ChannelType, owner.customer_id);
+}
+
+/**
+ * The channels of a contact being created, as nested create data: all primary, like the contact's own fields
+ * that hold the same values, so the mirror rule holds from the start. Identities in use are refused.
+ */
+export async function firstChannels(db: Db, workspaceId: string, identities: Identity[]) {
+  await assertUnused(db, workspaceId, identities);
+  return { createMany: { data: identities.map((identity) => ({ ...identity, company_id: workspaceId, is_primary: true })) } };
+}
+
+/** Runs a write, turning a unique-index race into the same CONFLICT that the checks give. */
+export async function refusingDuplicates<Result>(write: () => Promise<Result>): Promise<Result> {
   try {
-    return await ctx.prisma.$transaction(change);
+    return await write();
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       throw new DomainError('CONFLICT', 'This identity already belongs to a contact');
@@ -92,12 +115,8 @@ export async function mirrorPrimaries(db: Db, customerId: string, types: readonl
 type NewChannel = { workspaceId: string; customerId: string; type: ChannelType; value: string; provider?: string | null; primary: boolean };
 
 async function insertChannel(db: Db, channel: NewChannel, query: Query = {}) {
-  const provider = channel.provider ?? (await defaultProvider(db, channel.workspaceId, channel.type));
-  const owner = await db.contactChannel.findFirst({
-    where: { company_id: channel.workspaceId, type: channel.type, provider, value: channel.value },
-    select: { customer_id: true },
-  });
-  if (owner) throw alreadyUsed(channel.type, owner.customer_id);
+  const provider = channel.provider ?? (await defaultProviders(db, channel.workspaceId))(channel.type);
+  await assertUnused(db, channel.workspaceId, [{ type: channel.type, provider, value: channel.value }]);
   if (channel.primary) {
     await db.contactChannel.updateMany({
       where: { customer_id: channel.customerId, type: channel.type, is_primary: true },
@@ -141,11 +160,7 @@ export async function setPrimaryIdentity(db: Db, workspaceId: string, customerId
     await insertChannel(db, { workspaceId, customerId, type, value, primary: true });
     return;
   }
-  const owner = await db.contactChannel.findFirst({
-    where: { company_id: workspaceId, type, provider: primary.provider, value },
-    select: { customer_id: true },
-  });
-  if (owner) throw alreadyUsed(type, owner.customer_id);
+  await assertUnused(db, workspaceId, [{ type, provider: primary.provider, value }]);
   await db.contactChannel.update({ where: { id: primary.id }, data: { value } });
   return mirrorPrimaries(db, customerId, [type]);
 }
@@ -187,7 +202,7 @@ const addInput = z
 export async function addChannel(ctx: Context, input: z.input<typeof addInput>, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const args = parseInput(addInput, input);
-  return inTransaction(ctx, async (tx) => {
+  return refusingDuplicates(() => ctx.prisma.$transaction(async (tx) => {
     await requireContact(tx, workspaceId, args.customer_id);
     return insertChannel(
       tx,
@@ -201,13 +216,13 @@ export async function addChannel(ctx: Context, input: z.input<typeof addInput>, 
       },
       query,
     );
-  });
+  }));
 }
 
 export async function removeChannel(ctx: Context, input: { id: string }) {
   const { workspaceId } = requireActor(ctx);
   const { id } = parseInput(z.object({ id: uuid }), input);
-  return inTransaction(ctx, async (tx) => {
+  return ctx.prisma.$transaction(async (tx) => {
     const channel = await tx.contactChannel.findFirst({ where: { id, company_id: workspaceId } });
     if (!channel) throw notFound('Channel');
     await tx.contactChannel.delete({ where: { id } });

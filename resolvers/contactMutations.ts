@@ -9,11 +9,14 @@ import { parseInput, uuid } from './validation.js';
 import {
   CHANNEL_TYPES,
   MIRROR_COLUMN,
+  defaultProviders,
   emailAddress,
-  inTransaction,
+  firstChannels,
   phoneNumber,
+  refusingDuplicates,
   setPrimaryIdentity,
   waId,
+  type DefaultProviders,
 } from './contactChannels.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
@@ -59,28 +62,43 @@ async function writeIdentities(db: Db, workspaceId: string, customerId: string, 
   }
 }
 
-async function insertContact(db: Db, workspaceId: string, input: ContactInput, query: Query) {
-  const { id } = await db.customer.create({ data: { company_id: workspaceId, ...profileData(input) }, select: { id: true } });
-  await writeIdentities(db, workspaceId, id, input);
-  return db.customer.findUniqueOrThrow({ ...query, where: { id } });
+async function insertContact(db: Db, workspaceId: string, input: ContactInput, providers: DefaultProviders, query: Query) {
+  const identities = CHANNEL_TYPES.flatMap((type) => {
+    const value = input[MIRROR_COLUMN[type]];
+    return value ? [{ type, value, provider: providers(type) }] : [];
+  });
+  const { phone_number, wa_id, email } = input;
+  // One statement writes the contact and its channels, so a failure leaves neither.
+  return db.customer.create({
+    ...query,
+    data: {
+      company_id: workspaceId,
+      ...profileData(input),
+      phone_number,
+      wa_id,
+      email,
+      channels: await firstChannels(db, workspaceId, identities),
+    },
+  });
 }
 
 export async function createContact(ctx: Context, input: Record<string, unknown>, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const contact = parseInput(createInput, input);
-  return inTransaction(ctx, (tx) => insertContact(tx, workspaceId, contact, query));
+  const providers = await defaultProviders(ctx.prisma, workspaceId);
+  return refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers, query));
 }
 
 export async function updateContact(ctx: Context, input: Record<string, unknown>, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const { id, ...changes } = parseInput(updateInput, input);
-  return inTransaction(ctx, async (tx) => {
+  return refusingDuplicates(() => ctx.prisma.$transaction(async (tx) => {
     const found = await tx.customer.findFirst({ where: { id, company_id: workspaceId }, select: { id: true } });
     if (!found) throw notFound('Customer');
     await tx.customer.update({ where: { id }, data: profileData(changes) });
     await writeIdentities(tx, workspaceId, id, changes);
     return tx.customer.findUniqueOrThrow({ ...query, where: { id } });
-  });
+  }));
 }
 
 /** Deletes the contact with everything that is about it: conversations, their messages, notes, summaries. */
@@ -109,7 +127,7 @@ const importInput = z.object({
 });
 
 /**
- * Creates each row in a transaction of its own: a row that fails (invalid, or an identity another contact
+ * Creates each row on its own (one statement, see insertContact): a row that fails (invalid, or an identity another contact
  * already has, including an earlier row of the same import) writes nothing and is reported with the error
  * its single create would have given; the other rows are written. Rows are not merged into existing
  * contacts: an import is a series of creates.
@@ -117,11 +135,12 @@ const importInput = z.object({
 export async function importContacts(ctx: Context, input: { contacts: unknown[] }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const { contacts } = parseInput(importInput, input);
+  const providers = await defaultProviders(ctx.prisma, workspaceId);
   const results: ImportRow<Awaited<ReturnType<typeof insertContact>>>[] = [];
   for (const [index, row] of contacts.entries()) {
     try {
       const contact = parseInput(createInput, row);
-      results.push({ index, status: 'created', contact: await inTransaction(ctx, (tx) => insertContact(tx, workspaceId, contact, query)), error: null });
+      results.push({ index, status: 'created', contact: await refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers, query)), error: null });
     } catch (error) {
       // Anything but a domain error (the database went away) ends the import as a failed request; the rows
       // written so far stay, and importing again reports them as CONFLICT rows with their contact_id.
