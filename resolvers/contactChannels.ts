@@ -96,7 +96,7 @@ export async function refusingDuplicates<Result>(write: () => Promise<Result>): 
   }
 }
 
-export async function mirrorPrimaries(db: Db, customerId: string, types: readonly ChannelType[] = CHANNEL_TYPES) {
+async function mirrorPrimaries(db: Db, customerId: string, types: readonly ChannelType[] = CHANNEL_TYPES) {
   const data: Partial<Record<(typeof MIRROR_COLUMN)[ChannelType], string | null>> = {};
   for (const type of types) {
     const primary = await db.contactChannel.findFirst({
@@ -112,7 +112,14 @@ export async function mirrorPrimaries(db: Db, customerId: string, types: readonl
   await db.customer.update({ where: { id: customerId }, data });
 }
 
-type NewChannel = { workspaceId: string; customerId: string; type: ChannelType; value: string; provider?: string | null; primary: boolean };
+type NewChannel = {
+  workspaceId: string;
+  customerId: string;
+  type: ChannelType;
+  value: string;
+  provider?: string | null | undefined;
+  primary: boolean;
+};
 
 async function insertChannel(db: Db, channel: NewChannel, query: Query = {}) {
   const provider = channel.provider ?? (await defaultProviders(db, channel.workspaceId))(channel.type);
@@ -202,21 +209,13 @@ const addInput = z
 export async function addChannel(ctx: Context, input: z.input<typeof addInput>, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const args = parseInput(addInput, input);
-  return refusingDuplicates(() => ctx.prisma.$transaction(async (tx) => {
-    await requireContact(tx, workspaceId, args.customer_id);
-    return insertChannel(
-      tx,
-      {
-        workspaceId,
-        customerId: args.customer_id,
-        type: args.type,
-        value: args.value,
-        provider: args.provider,
-        primary: args.is_primary ?? false,
-      },
-      query,
-    );
-  }));
+  const { customer_id, type, value, provider, is_primary } = args;
+  return refusingDuplicates(() =>
+    ctx.prisma.$transaction(async (tx) => {
+      await requireContact(tx, workspaceId, customer_id);
+      return insertChannel(tx, { workspaceId, customerId: customer_id, type, value, provider, primary: is_primary ?? false }, query);
+    }),
+  );
 }
 
 export async function removeChannel(ctx: Context, input: { id: string }) {

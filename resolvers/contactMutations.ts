@@ -68,7 +68,7 @@ async function insertContact(db: Db, workspaceId: string, input: ContactInput, p
     return value ? [{ type, value, provider: providers(type) }] : [];
   });
   const { phone_number, wa_id, email } = input;
-  // One statement writes the contact and its channels, so a failure leaves neither.
+  // One Prisma write, a transaction of its own, creates the contact and its channels: a failure leaves neither.
   return db.customer.create({
     ...query,
     data: {
@@ -92,13 +92,15 @@ export async function createContact(ctx: Context, input: Record<string, unknown>
 export async function updateContact(ctx: Context, input: Record<string, unknown>, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const { id, ...changes } = parseInput(updateInput, input);
-  return refusingDuplicates(() => ctx.prisma.$transaction(async (tx) => {
-    const found = await tx.customer.findFirst({ where: { id, company_id: workspaceId }, select: { id: true } });
-    if (!found) throw notFound('Customer');
-    await tx.customer.update({ where: { id }, data: profileData(changes) });
-    await writeIdentities(tx, workspaceId, id, changes);
-    return tx.customer.findUniqueOrThrow({ ...query, where: { id } });
-  }));
+  return refusingDuplicates(() =>
+    ctx.prisma.$transaction(async (tx) => {
+      const found = await tx.customer.findFirst({ where: { id, company_id: workspaceId }, select: { id: true } });
+      if (!found) throw notFound('Customer');
+      await tx.customer.update({ where: { id }, data: profileData(changes) });
+      await writeIdentities(tx, workspaceId, id, changes);
+      return tx.customer.findUniqueOrThrow({ ...query, where: { id } });
+    }),
+  );
 }
 
 /** Deletes the contact with everything that is about it: conversations, their messages, notes, summaries. */
@@ -115,7 +117,7 @@ export async function deleteContact(ctx: Context, input: { id: string }) {
   });
 }
 
-export type ImportRow<Contact> =
+type ImportRow<Contact> =
   | { index: number; status: 'created'; contact: Contact; error: null }
   | { index: number; status: 'failed'; contact: null; error: { code: ErrorCode; message: string; details: Record<string, unknown> | null } };
 
@@ -127,9 +129,9 @@ const importInput = z.object({
 });
 
 /**
- * Creates each row on its own (one statement, see insertContact): a row that fails (invalid, or an identity another contact
- * already has, including an earlier row of the same import) writes nothing and is reported with the error
- * its single create would have given; the other rows are written. Rows are not merged into existing
+ * Creates each row on its own, as a single create would: a row that fails (invalid, or an identity another
+ * contact already has, including an earlier row of the same import) writes nothing and is reported with the
+ * error its single create would have given; the other rows are written. Rows are not merged into existing
  * contacts: an import is a series of creates.
  */
 export async function importContacts(ctx: Context, input: { contacts: unknown[] }, query: Query = {}) {
@@ -140,7 +142,8 @@ export async function importContacts(ctx: Context, input: { contacts: unknown[] 
   for (const [index, row] of contacts.entries()) {
     try {
       const contact = parseInput(createInput, row);
-      results.push({ index, status: 'created', contact: await refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers, query)), error: null });
+      const created = await refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers, query));
+      results.push({ index, status: 'created', contact: created, error: null });
     } catch (error) {
       // Anything but a domain error (the database went away) ends the import as a failed request; the rows
       // written so far stay, and importing again reports them as CONFLICT rows with their contact_id.
