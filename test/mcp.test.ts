@@ -302,6 +302,17 @@ describe('authentication, origin and sessions', () => {
     const sse = await fetch(`${server.base}/mcp/sse`, { headers: { ...foreign, accept: 'text/event-stream' } });
     expect(sse.status).toBe(403);
 
+    const allowed = await post({ authorization: `Bearer ${workspace.api_key}`, origin: ALLOWED_ORIGIN });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('mcp-session-id')).toBeTruthy();
+    expect(allowed.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
+    await allowed.body?.cancel();
+    const closed = await fetch(`${server.base}/mcp`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${workspace.api_key}`, origin: ALLOWED_ORIGIN, 'mcp-session-id': allowed.headers.get('mcp-session-id')! },
+    });
+    expect(closed.status).toBe(200);
+
     for (const transport of TRANSPORT_NAMES) {
       const client = await connect(transport, workspace.api_key, { headers: { origin: ALLOWED_ORIGIN }, base: server.base });
       expect((await client.listTools()).tools.length).toBe(TOOLS.length);

@@ -94,9 +94,13 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
           );
           return;
         }
-        if (path === MCP_PATHS.streamable) endResponse(await streamable(request, actor));
-        else if (path === MCP_PATHS.sse) endResponse(await openSse(request, actor));
-        else endResponse(await sseMessage(request, actor, url));
+        const response =
+          path === MCP_PATHS.streamable ? await streamable(request, actor)
+          : path === MCP_PATHS.sse ? await openSse(request, actor)
+          : await sseMessage(request, actor, url);
+        // A browser client of an allowed origin must be able to read the session headers.
+        if (origin !== null) response.headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+        endResponse(response);
       },
     },
   };
