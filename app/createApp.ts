@@ -8,6 +8,7 @@ import type { Context, Services } from '../resolvers/context.js';
 import { createGateway } from '../facades/gateway.js';
 import { useHealthRoute } from '../facades/health.js';
 import { useRestFacade } from '../facades/rest/facade.js';
+import { useMcp, type McpOptions } from '../facades/mcp/plugin.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
@@ -15,11 +16,24 @@ import { createEdge, type Edge } from './edge.js';
 import { loadSettings } from '../config/settings.js';
 
 /** Without `edge`, the limits of the settings' defaults apply (in-memory rate limit). */
-export type AppOptions = { graphiql: boolean; logger: Logger; edge?: Edge; customersSunset?: Date | undefined };
+export type AppOptions = {
+  graphiql: boolean;
+  logger: Logger;
+  edge?: Edge;
+  customersSunset?: Date | undefined;
+  mcp?: Partial<Omit<McpOptions, 'version'>>;
+};
 
 export function createApp(services: Services, options: AppOptions) {
   const gateway = createGateway();
-  const edge = options.edge ?? createEdge(loadSettings({}), { logger: options.logger });
+  const defaults = loadSettings({});
+  const edge = options.edge ?? createEdge(defaults, { logger: options.logger });
+  const mcp = useMcp(gateway, {
+    allowedOrigins: [],
+    sessions: { maxPerKey: edge.mcpMaxSessionsPerKey },
+    ...options.mcp,
+    version: services.version,
+  });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -57,10 +71,11 @@ export function createApp(services: Services, options: AppOptions) {
         customersSunset: options.customersSunset,
         onUnexpected: (error) => options.logger.error({ err: error }, 'unexpected error in a REST route'),
       }),
+      mcp.plugin,
       useNotFound(),
     ],
   });
-  return { yoga, gateway, edge };
+  return { yoga, gateway, edge, mcpSessions: mcp.sessions };
 }
 
 export type App = ReturnType<typeof createApp>;

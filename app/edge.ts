@@ -1,5 +1,5 @@
 // The production edge of the HTTP pipeline, built once from the settings: request logs and metrics, the
-// body-size limit, the per-key rate limit, GraphQL depth and cost limits, and the MCP session cap.
+// body-size limit, the per-key rate limit, GraphQL depth and cost limits, and the MCP session cap setting.
 // createApp places `beforeAuthentication` and `afterAuthentication` around the API-key check; the
 // transport-level parts (HTTPS only, time-outs, draining) live in transport/.
 import type { Plugin } from 'graphql-yoga';
@@ -8,7 +8,6 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import { useBodySizeLimit } from '../limits/bodySize.js';
 import { useGraphQLLimits } from '../limits/graphqlLimits.js';
-import { createSessionLimiter, type SessionLimiter } from '../limits/mcpSessions.js';
 import { createRateLimiter, useRateLimit } from '../limits/rateLimit.js';
 import { useRequestTelemetry } from '../observability/requestTelemetry.js';
 
@@ -20,7 +19,8 @@ export type EdgeSettings = Pick<
 export type Edge = {
   beforeAuthentication: Plugin[];
   afterAuthentication: Plugin[];
-  mcpSessions: SessionLimiter;
+  /** The cap on concurrent MCP sessions per key, enforced by the MCP session registry. */
+  mcpMaxSessionsPerKey: number;
 };
 
 export function createEdge(settings: EdgeSettings, dependencies: { logger: Logger; redis?: Redis | null }): Edge {
@@ -35,6 +35,6 @@ export function createEdge(settings: EdgeSettings, dependencies: { logger: Logge
       useRateLimit(rateLimiter),
       ...useGraphQLLimits({ maxDepth: settings.GRAPHQL_MAX_DEPTH, maxCost: settings.GRAPHQL_MAX_COST }),
     ],
-    mcpSessions: createSessionLimiter(settings.MCP_MAX_SESSIONS_PER_KEY),
+    mcpMaxSessionsPerKey: settings.MCP_MAX_SESSIONS_PER_KEY,
   };
 }

@@ -23,12 +23,14 @@ const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger
 if (redis) shutdown.register({ name: 'redis', stage: 'close', stop: () => redis.disconnect() });
 
 const edge = createEdge(settings, { logger, redis });
-const { yoga } = createApp(runtime.services, {
+const { yoga, mcpSessions } = createApp(runtime.services, {
   graphiql: settings.GRAPHIQL,
   logger,
   edge,
   customersSunset: settings.CUSTOMERS_SUNSET,
+  mcp: { allowedOrigins: settings.MCP_ALLOWED_ORIGINS },
 });
+shutdown.register({ name: 'mcp sessions', stage: 'drain', stop: () => mcpSessions.closeAll() });
 
 const certificate = await loadCertificate({
   certFile: settings.TLS_CERT_FILE,

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, visit, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 
 export const OPERATIONS_DIR = fileURLToPath(new URL('./operations', import.meta.url));
 
@@ -17,20 +17,45 @@ export function operationFiles(): { location: string; document: DocumentNode }[]
     });
 }
 
-/** Each named operation as a document of its own (with the fragments of its file). */
+/** Each named operation as a document of its own, with the fragments it uses (from any file). */
 function loadOperations(): Map<string, DocumentNode> {
+  const files = operationFiles();
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const { location, document } of files) {
+    for (const definition of document.definitions) {
+      if (definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
+      if (fragments.has(definition.name.value)) throw new Error(`Fragment ${definition.name.value} in ${location} is defined twice.`);
+      fragments.set(definition.name.value, definition);
+    }
+  }
   const operations = new Map<string, DocumentNode>();
-  for (const { location, document } of operationFiles()) {
-    const fragments = document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION);
+  for (const { location, document } of files) {
     for (const definition of document.definitions) {
       if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
       const name = definition.name?.value;
       if (!name) throw new Error(`An operation in ${location} has no name.`);
       if (operations.has(name)) throw new Error(`Operation ${name} is defined twice.`);
-      operations.set(name, { kind: Kind.DOCUMENT, definitions: [definition, ...fragments] });
+      operations.set(name, { kind: Kind.DOCUMENT, definitions: [definition, ...usedFragments(definition, fragments)] });
     }
   }
   return operations;
+}
+
+function usedFragments(root: ASTNode, fragments: Map<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
+  const used = new Map<string, FragmentDefinitionNode>();
+  const collect = (node: ASTNode) =>
+    visit(node, {
+      FragmentSpread(spread) {
+        const name = spread.name.value;
+        const fragment = fragments.get(name);
+        if (!fragment) throw new Error(`Unknown fragment ${name}.`);
+        if (used.has(name)) return;
+        used.set(name, fragment);
+        collect(fragment);
+      },
+    });
+  collect(root);
+  return [...used.values()];
 }
 
 const operations = loadOperations();

@@ -1,4 +1,4 @@
-// Conversations of the caller's workspace, newest activity first.
+// Conversations of the caller's workspace, listed or searched, newest activity first.
 // Order: last_message_at descending, then id descending; conversations without any message come last
 // (newest first by id). `before` takes an ISO 8601 date-time (only conversations whose last_message_at is
 // older are returned, as the spec says) or the opaque next_cursor of the previous page, which also
@@ -54,13 +54,41 @@ const listInput = z.object({
 });
 
 export async function listConversations(ctx: Context, input: z.input<typeof listInput>, query: Query = {}) {
-  const { workspaceId } = requireActor(ctx);
   const args = parseInput(listInput, input);
   const filter: Prisma.ConversationWhereInput = {
-    company_id: workspaceId,
     ...(args.status ? { status: args.status } : {}),
     ...(args.assigned_user_id ? { assigned_user_id: args.assigned_user_id } : {}),
   };
+  return page(ctx, filter, args, query);
+}
+
+const searchInput = z.object({
+  q: z.string({ message: 'is required' }).trim().min(1, { message: 'must be at least 1 character' }).max(200),
+  limit: listInput.shape.limit,
+  before: listInput.shape.before,
+});
+
+/** Conversations whose contact's name, phone number or email, or any of whose messages, contains q. */
+export async function searchConversations(ctx: Context, input: z.input<typeof searchInput>, query: Query = {}) {
+  const args = parseInput(searchInput, input);
+  const text = { contains: args.q, mode: 'insensitive' } as const;
+  const filter: Prisma.ConversationWhereInput = {
+    OR: [
+      { customer: { OR: [{ name: text }, { phone_number: text }, { email: text }] } },
+      { messages: { some: { body: text } } },
+    ],
+  };
+  return page(ctx, filter, args, query);
+}
+
+async function page(
+  ctx: Context,
+  where: Prisma.ConversationWhereInput,
+  args: { limit: number; before?: Position | null | undefined },
+  query: Query,
+) {
+  const { workspaceId } = requireActor(ctx);
+  const filter: Prisma.ConversationWhereInput = { ...where, company_id: workspaceId };
   const position = args.before ?? null;
   const withMessagesOnly = position !== null && ('before' in position || position.withMessagesOnly);
   const wanted = args.limit + 1;
@@ -81,7 +109,7 @@ export async function listConversations(ctx: Context, input: z.input<typeof list
     rows.push(
       ...(await ctx.prisma.conversation.findMany({
         ...query,
-        where: { ...filter, ...after },
+        where: { AND: [filter, after] },
         orderBy: [{ last_message_at: 'desc' }, { id: 'desc' }],
         take: wanted,
       })),
@@ -92,7 +120,7 @@ export async function listConversations(ctx: Context, input: z.input<typeof list
     rows.push(
       ...(await ctx.prisma.conversation.findMany({
         ...query,
-        where: { ...filter, last_message_at: null, ...untimedAfter },
+        where: { AND: [filter, { last_message_at: null, ...untimedAfter }] },
         orderBy: { id: 'desc' },
         take: wanted - rows.length,
       })),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.js';
 import { type Context, requireActor } from './context.js';
-import { DomainError } from './errors.js';
-import { parseInput } from './validation.js';
+import { DomainError, notFound } from './errors.js';
+import { parseInput, uuid } from './validation.js';
 
 type Query = { select?: Prisma.TagSelect; include?: Prisma.TagInclude };
 
@@ -26,4 +26,21 @@ export async function createTag(ctx: Context, input: z.input<typeof createInput>
   const existing = await ctx.prisma.tag.findFirst({ where: { company_id: workspaceId, name }, select: { id: true } });
   if (existing) throw new DomainError('CONFLICT', `A tag named "${name}" already exists`, { name: 'already exists' });
   return ctx.prisma.tag.create({ ...query, data: { company_id: workspaceId, name, color: color ?? null } });
+}
+
+const assignmentInput = z.object({ customer_id: uuid, tag_id: uuid });
+
+/** Assigning an assigned tag, or unassigning an unassigned one, succeeds and changes nothing. */
+export async function setTagAssignment(ctx: Context, assigned: boolean, input: z.input<typeof assignmentInput>) {
+  const { workspaceId } = requireActor(ctx);
+  const { customer_id, tag_id } = parseInput(assignmentInput, input);
+  const [contact, tag] = await Promise.all([
+    ctx.prisma.customer.findFirst({ where: { id: customer_id, company_id: workspaceId }, select: { id: true } }),
+    ctx.prisma.tag.findFirst({ where: { id: tag_id, company_id: workspaceId }, select: { id: true } }),
+  ]);
+  if (!contact) throw notFound('Customer');
+  if (!tag) throw notFound('Tag');
+  if (assigned) await ctx.prisma.customerTag.createMany({ data: [{ customer_id, tag_id }], skipDuplicates: true });
+  else await ctx.prisma.customerTag.deleteMany({ where: { customer_id, tag_id } });
+  return { customer_id, tag_id, assigned };
 }

@@ -1,9 +1,9 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
-import { getConversation, listConversations } from '../resolvers/conversations.js';
+import { getConversation, listConversations, searchConversations } from '../resolvers/conversations.js';
 import { pageType } from './page.js';
 
-const Conversation = builder.prismaObject('Conversation', {
+export const Conversation = builder.prismaObject('Conversation', {
   description: 'A conversation between the workspace and one contact over the messaging provider.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -48,6 +48,18 @@ builder.queryFields((t) => ({
         { ...args, assigned_user_id: args.assigned_user_id?.toString() },
         queryFromInfo({ context: ctx, info, path: ['data'] }),
       ),
+  }),
+  conversationSearch: t.field({
+    type: ConversationList,
+    description:
+      "Conversations whose contact's name, phone number or email, or any of whose messages, contains q; ordered and paged as the list.",
+    authScopes: { permission: 'conversations' },
+    args: {
+      q: t.arg.string({ required: true }),
+      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      before: t.arg.string({ required: false, description: 'An ISO 8601 date-time, or the next_cursor of the previous page.' }),
+    },
+    resolve: (_root, args, ctx, info) => searchConversations(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   conversation: t.prismaField({
     type: Conversation,

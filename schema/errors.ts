@@ -11,6 +11,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'UNAUTHORIZED':
       return 401;
     case 'INSUFFICIENT_SCOPE':
+    case 'ORIGIN_NOT_ALLOWED':
       return 403;
     case 'NOT_FOUND':
     case 'INTEGRATION_NOT_FOUND':

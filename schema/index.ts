@@ -8,5 +8,9 @@ import './conversation.js';
 import './tag.js';
 import './message.js';
 import './template.js';
+import './contactMutations.js';
+import './contactChannel.js';
+import './conversationMutations.js';
+import './conversationRecords.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { createTag, listTags } from '../resolvers/tags.js';
+import { createTag, listTags, setTagAssignment } from '../resolvers/tags.js';
 
 const Tag = builder.prismaObject('Tag', {
   description: 'A label that can be assigned to contacts.',
@@ -37,3 +37,32 @@ builder.mutationField('tagCreate', (t) =>
     resolve: (query, _root, args, ctx) => createTag(ctx, args, query),
   }),
 );
+
+const TagAssignment = builder.objectRef<Awaited<ReturnType<typeof setTagAssignment>>>('TagAssignment').implement({
+  description: 'Whether a tag is now assigned to a contact.',
+  fields: (t) => ({
+    customer_id: t.exposeID('customer_id'),
+    tag_id: t.exposeID('tag_id'),
+    assigned: t.exposeBoolean('assigned'),
+  }),
+});
+
+builder.mutationFields((t) => {
+  const args = { customer_id: t.arg.id({ required: true }), tag_id: t.arg.id({ required: true }) };
+  return {
+    tagAssign: t.field({
+      type: TagAssignment,
+      description: 'Assigns a tag to a contact; assigning it again changes nothing.',
+      authScopes: { permission: 'tags' },
+      args,
+      resolve: (_root, input, ctx) => setTagAssignment(ctx, true, input),
+    }),
+    tagUnassign: t.field({
+      type: TagAssignment,
+      description: 'Removes a tag from a contact; removing an unassigned tag changes nothing.',
+      authScopes: { permission: 'tags' },
+      args,
+      resolve: (_root, input, ctx) => setTagAssignment(ctx, false, input),
+    }),
+  };
+});

@@ -5,7 +5,6 @@ import { createApp } from '../app/createApp.js';
 import { createEdge } from '../app/edge.js';
 import { createLogger } from '../app/logger.js';
 import { loadSettings } from '../config/settings.js';
-import { createSessionLimiter, tooManySessionsResponse } from '../limits/mcpSessions.js';
 import { withResponseDeadline } from '../transport/responseDeadline.js';
 import { openHarness, type Harness } from './support/harness.js';
 
@@ -137,37 +136,5 @@ describe('response deadline (REQUEST_TIMEOUT_MS)', () => {
     const response = await withResponseDeadline(answers, 1000)(new Request('https://service.test/'), {});
     expect(response.status).toBe(201);
     expect(await response.text()).toBe('{"ok":true}');
-  });
-});
-
-describe('concurrent MCP sessions per key (MCP_MAX_SESSIONS_PER_KEY)', () => {
-  it('grants up to the cap per key, refuses beyond it, and frees a slot when a session is released', () => {
-    const sessions = createSessionLimiter(2);
-    const first = sessions.open('key-a');
-    const second = sessions.open('key-a');
-    expect(first).not.toBeNull();
-    expect(second).not.toBeNull();
-    expect(sessions.open('key-a')).toBeNull();
-    expect(sessions.open('key-b')).not.toBeNull();
-
-    first!.release();
-    first!.release();
-    expect(sessions.openCount('key-a')).toBe(1);
-    expect(sessions.open('key-a')).not.toBeNull();
-    expect(sessions.open('key-a')).toBeNull();
-  });
-
-  it('is part of the app edge with the configured cap, and refuses with 429 RATE_LIMITED in the spec form', async () => {
-    expect(harness.app.edge.mcpSessions.maxPerKey).toBe(5);
-    const response = tooManySessionsResponse(5, 'req_test');
-    expect(response.status).toBe(429);
-    expect(await response.json()).toEqual({
-      error: {
-        code: 'RATE_LIMITED',
-        message: 'This API key already has 5 open MCP sessions; close one before opening another',
-        details: { max_sessions: 5 },
-        request_id: 'req_test',
-      },
-    });
   });
 });

@@ -1,0 +1,107 @@
+// The MCP server, mounted in the Yoga pipeline after authentication: /mcp speaks Streamable HTTP, and
+// GET /mcp/sse with POST /mcp/messages the older HTTP+SSE transport that the spec names. A request without
+// a valid API key was answered 401 before it got here, so no session starts without one. Each session has
+// its own MCP server and transport, bound to the key that opened it; every HTTP request that carries tool
+// calls is authenticated on its own and the calls run as that request, so its scopes, workspace and rate
+// limit apply. A present Origin must be an allowed one (DNS-rebinding protection): a page of another site
+// is refused with 403 even when it holds a key. Non-browser clients send no Origin.
+import { randomUUID } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { errorResponse } from '../../app/errorResponse.js';
+import { requestState } from '../../app/requestState.js';
+import type { Actor } from '../../resolvers/context.js';
+import { schema } from '../../schema/index.js';
+import type { Gateway } from '../gateway.js';
+import { jsonRpcError } from './jsonRpcError.js';
+import { SessionRegistry, type SessionLimits } from './sessions.js';
+import { SseServerTransport } from './sseTransport.js';
+import { authInfoFor, createToolServer, prepareTools } from './toolServer.js';
+import { TOOLS } from './tools.js';
+
+export const MCP_PATHS = { streamable: '/mcp', sse: '/mcp/sse', messages: '/mcp/messages' } as const;
+
+export type McpOptions = { allowedOrigins: readonly string[]; version: string; sessions?: Partial<SessionLimits> };
+
+const DEFAULT_LIMITS: SessionLimits = { idleMs: 30 * 60_000, maxPerKey: 50 };
+
+export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin; sessions: SessionRegistry } {
+  const tools = prepareTools(TOOLS, schema);
+  const sessions = new SessionRegistry({ ...DEFAULT_LIMITS, ...options.sessions });
+  const allowedOrigins = new Set(options.allowedOrigins);
+  const newServer = () => createToolServer(tools, gateway, options.version);
+  const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found');
+  const notAllowed = (allow: string) => new Response(null, { status: 405, headers: { allow } });
+
+  async function streamable(request: Request, actor: Actor): Promise<Response> {
+    const authInfo = authInfoFor(request, actor);
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const session = sessions.find(sessionId, actor.keyId, 'streamable');
+      return session ? session.transport.handleRequest(request, { authInfo }) : sessionNotFound();
+    }
+    if (request.method !== 'POST') return jsonRpcError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+    const server = newServer();
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => sessions.add(id, actor.keyId, server, { kind: 'streamable', transport }),
+    });
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { authInfo });
+    // Only an initialize request opens a session; the transport has answered anything else with an error.
+    if (!transport.sessionId) await server.close();
+    return response;
+  }
+
+  async function openSse(request: Request, actor: Actor): Promise<Response> {
+    if (request.method !== 'GET') return notAllowed('GET');
+    const transport = new SseServerTransport(MCP_PATHS.messages, request.signal);
+    const server = newServer();
+    sessions.add(transport.sessionId, actor.keyId, server, { kind: 'sse', transport });
+    await server.connect(transport);
+    return transport.response;
+  }
+
+  async function sseMessage(request: Request, actor: Actor, url: URL): Promise<Response> {
+    if (request.method !== 'POST') return notAllowed('POST');
+    const session = sessions.find(url.searchParams.get('sessionId') ?? '', actor.keyId, 'sse');
+    return session ? session.transport.handlePostMessage(request, authInfoFor(request, actor)) : sessionNotFound();
+  }
+
+  const opensSession = (path: string, request: Request) =>
+    (path === MCP_PATHS.streamable && request.method === 'POST' && !request.headers.has('mcp-session-id')) ||
+    (path === MCP_PATHS.sse && request.method === 'GET');
+
+  return {
+    sessions,
+    plugin: {
+      async onRequest({ request, url, endResponse }) {
+        const path = url.pathname;
+        if (path !== MCP_PATHS.streamable && path !== MCP_PATHS.sse && path !== MCP_PATHS.messages) return;
+        const { actor, requestId } = requestState(request);
+        if (!actor) throw new Error('The MCP plugin must come after authentication in the pipeline.');
+        const origin = request.headers.get('origin');
+        if (origin !== null && !allowedOrigins.has(origin)) {
+          endResponse(errorResponse(403, 'ORIGIN_NOT_ALLOWED', `Origin ${origin} is not allowed`, { requestId }));
+          return;
+        }
+        if (opensSession(path, request) && !sessions.hasRoomFor(actor.keyId)) {
+          endResponse(
+            errorResponse(429, 'RATE_LIMITED', 'This API key has too many open MCP sessions; close one (DELETE /mcp) or wait for one to expire', {
+              requestId,
+            }),
+          );
+          return;
+        }
+        const response =
+          path === MCP_PATHS.streamable ? await streamable(request, actor)
+          : path === MCP_PATHS.sse ? await openSse(request, actor)
+          : await sseMessage(request, actor, url);
+        // A browser client of an allowed origin must be able to read the session headers.
+        if (origin !== null) response.headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+        endResponse(response);
+      },
+    },
+  };
+}

@@ -1,0 +1,199 @@
+// The MCP tools, as data: each runs one named GraphQL operation (facades/operations/*.graphql), so a
+// tool's input schema, result and errors are the contract's own. Adding a tool is one entry here.
+// Annotations come from the tool's kind: `write` only adds (create, add, import, assign); `destructive`
+// changes or removes what exists (update, delete, remove, unassign, close, reopen), as MCP defines it.
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+
+export type ToolKind = 'read' | 'write' | 'destructive';
+
+export const ANNOTATIONS: Record<ToolKind, ToolAnnotations> = {
+  read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  write: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  destructive: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+};
+
+export type ToolEntry = { name: string; operation: string; kind: ToolKind; description: string };
+
+export const TOOLS: readonly ToolEntry[] = [
+  {
+    name: 'contacts_list',
+    operation: 'Contacts',
+    kind: 'read',
+    description: 'List contacts, newest first; filter by search text or tag_id. Pass next_cursor as cursor for the next page.',
+  },
+  {
+    name: 'contacts_search',
+    operation: 'ContactSearch',
+    kind: 'read',
+    description: 'Find contacts whose name, phone number or email contains q.',
+  },
+  {
+    name: 'contacts_get',
+    operation: 'Contact',
+    kind: 'read',
+    description: 'Get one contact with its profile, notes, tag names, last inbound message time and conversation count.',
+  },
+  {
+    name: 'contacts_create',
+    operation: 'ContactCreate',
+    kind: 'write',
+    description: 'Create a contact. Give at least one of name, phone_number (E.164), wa_id or email.',
+  },
+  {
+    name: 'contacts_update',
+    operation: 'ContactUpdate',
+    kind: 'destructive',
+    description: 'Change fields of a contact: omitted fields stay, null clears a field.',
+  },
+  {
+    name: 'contacts_delete',
+    operation: 'ContactDelete',
+    kind: 'destructive',
+    description: 'Delete a contact together with its conversations, their messages, notes and summaries. Cannot be undone.',
+  },
+  {
+    name: 'contacts_bulk_import',
+    operation: 'ContactsBulkImport',
+    kind: 'write',
+    description: 'Create many contacts in one call (up to 500). Each row succeeds or fails on its own; a failed row writes nothing and reports its error.',
+  },
+  {
+    name: 'contact_channels_list',
+    operation: 'ContactChannels',
+    kind: 'read',
+    description: "List a contact's identities (phone, wa_id, email, per provider); the primary one of each type is the contact's own field.",
+  },
+  {
+    name: 'contact_channels_add',
+    operation: 'ContactChannelAdd',
+    kind: 'write',
+    description: "Add an identity (phone, wa_id or email) to a contact; is_primary makes it the contact's field of that type.",
+  },
+  {
+    name: 'contact_channels_remove',
+    operation: 'ContactChannelRemove',
+    kind: 'destructive',
+    description: 'Remove an identity from its contact; if it was primary, the next one of its type takes its place.',
+  },
+  {
+    name: 'conversations_list',
+    operation: 'Conversations',
+    kind: 'read',
+    description: 'List conversations by latest inbound message, newest first; filter by status (active, pending, closed) or assigned_user_id. Pass next_cursor as before for the next page.',
+  },
+  {
+    name: 'conversations_search',
+    operation: 'ConversationSearch',
+    kind: 'read',
+    description: "Find conversations by the contact's name, phone number or email, or by text in their messages.",
+  },
+  {
+    name: 'conversations_get',
+    operation: 'Conversation',
+    kind: 'read',
+    description: 'Get one conversation with its contact.',
+  },
+  {
+    name: 'conversations_update',
+    operation: 'ConversationUpdate',
+    kind: 'destructive',
+    description: 'Assign a conversation to a user of the workspace (null unassigns), switch its AI agent (service_enabled) or replace its details.',
+  },
+  {
+    name: 'conversations_close',
+    operation: 'ConversationClose',
+    kind: 'destructive',
+    description: 'Close an active or pending conversation. Closing a closed one is an INVALID_TRANSITION error.',
+  },
+  {
+    name: 'conversations_reopen',
+    operation: 'ConversationReopen',
+    kind: 'destructive',
+    description: 'Reopen a closed conversation (it becomes active). Reopening an open one is an INVALID_TRANSITION error.',
+  },
+  {
+    name: 'conversation_notes_list',
+    operation: 'ConversationNotes',
+    kind: 'read',
+    description: "List a conversation's internal notes, newest first.",
+  },
+  {
+    name: 'conversation_notes_create',
+    operation: 'ConversationNoteCreate',
+    kind: 'write',
+    description: 'Add an internal note to a conversation (never sent to the contact).',
+  },
+  {
+    name: 'conversation_notes_update',
+    operation: 'ConversationNoteUpdate',
+    kind: 'destructive',
+    description: 'Replace the text of a note.',
+  },
+  {
+    name: 'conversation_notes_delete',
+    operation: 'ConversationNoteDelete',
+    kind: 'destructive',
+    description: 'Delete a note.',
+  },
+  {
+    name: 'conversation_summaries_list',
+    operation: 'ConversationSummaries',
+    kind: 'read',
+    description: "List a conversation's summaries, newest first.",
+  },
+  {
+    name: 'conversation_summaries_create',
+    operation: 'ConversationSummaryCreate',
+    kind: 'write',
+    description: 'Add a summary to a conversation.',
+  },
+  {
+    name: 'conversation_summaries_update',
+    operation: 'ConversationSummaryUpdate',
+    kind: 'destructive',
+    description: 'Replace the text of a summary.',
+  },
+  {
+    name: 'conversation_summaries_delete',
+    operation: 'ConversationSummaryDelete',
+    kind: 'destructive',
+    description: 'Delete a summary.',
+  },
+  {
+    name: 'messages_send',
+    operation: 'MessageSend',
+    kind: 'write',
+    description:
+      'Send a message in a conversation: a free-form body only within 24 hours of the contact\'s last inbound message (else MESSAGING_WINDOW_CLOSED), or an APPROVED template {name, language, parameters} at any time. Returns the message with status sent; delivery progress arrives as message.status events.',
+  },
+  {
+    name: 'templates_list',
+    operation: 'Templates',
+    kind: 'read',
+    description: 'List the message templates of the workspace\'s messaging integration; filter by status (approved, pending, rejected, paused, disabled).',
+  },
+  {
+    name: 'tags_list',
+    operation: 'Tags',
+    kind: 'read',
+    description: 'List every tag of the workspace, by name.',
+  },
+  {
+    name: 'tags_create',
+    operation: 'TagCreate',
+    kind: 'write',
+    description: 'Create a tag; names are unique in the workspace.',
+  },
+  {
+    name: 'tags_assign',
+    operation: 'TagAssign',
+    kind: 'write',
+    description: 'Assign a tag to a contact; assigning it again changes nothing.',
+  },
+  {
+    name: 'tags_unassign',
+    operation: 'TagUnassign',
+    kind: 'destructive',
+    description: 'Remove a tag from a contact; removing an unassigned tag changes nothing.',
+  },
+];
