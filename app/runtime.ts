@@ -6,6 +6,7 @@ import { embeddedDatabaseDir, openDatabase, type Database } from '../db/database
 import { migrate } from '../db/migrate.js';
 import { createSecretBox, loadEncryptionKey } from '../crypto/secrets.js';
 import type { Services } from '../resolvers/context.js';
+import { createTargetGuard } from '../webhooks/targets.js';
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -15,6 +16,7 @@ export async function openRuntime(settings: Settings, options: { migrate: boolea
   const db = await openDatabase({ url: settings.DATABASE_URL, embeddedDir: embeddedDatabaseDir(settings.DATA_DIR) });
   if (options.migrate) await migrate(db.sql);
   const secrets = createSecretBox(loadEncryptionKey(settings.ENCRYPTION_KEY, settings.DATA_DIR));
-  const services: Services = { prisma: db.prisma, secrets, version: VERSION };
+  const webhookTargets = createTargetGuard({ allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  const services: Services = { prisma: db.prisma, secrets, version: VERSION, webhookTargets };
   return { db, services, close: () => db.close() };
 }

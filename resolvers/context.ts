@@ -1,6 +1,7 @@
 // What every resolver receives: the services it may use and who is asking. Nothing here knows about HTTP.
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { SecretBox } from '../crypto/secrets.js';
+import type { TargetGuard } from '../webhooks/targets.js';
 import { DomainError } from './errors.js';
 
 /** A Prisma client or the client of an open transaction. */
@@ -10,6 +11,8 @@ export type Services = {
   prisma: PrismaClient;
   secrets: SecretBox;
   version: string;
+  /** Which webhook receiver URLs are allowed (the SSRF guard). */
+  webhookTargets: TargetGuard;
 };
 
 /** The authenticated caller: an API key of one workspace. */

@@ -11,6 +11,7 @@ import { VERSION } from '../../app/runtime.js';
 import type { Services } from '../../resolvers/context.js';
 import { createWorkspace, type CreatedWorkspace } from '../../resolvers/workspaces.js';
 import { createApiKey } from '../../resolvers/apiKeys.js';
+import { createTargetGuard } from '../../webhooks/targets.js';
 
 export type Harness = {
   db: Database;
@@ -39,10 +40,16 @@ export async function openTestDatabase(): Promise<Database> {
 
 let counter = 0;
 
-/** Opens the harness for one test file; closed automatically after the file. */
-export async function openHarness(): Promise<Harness> {
+/** Opens the harness for one test file; closed automatically after the file. `services` replaces defaults. */
+export async function openHarness(overrides: Partial<Omit<Services, 'prisma'>> = {}): Promise<Harness> {
   const db = await openTestDatabase();
-  const services: Services = { prisma: db.prisma, secrets: createSecretBox(randomBytes(32)), version: VERSION };
+  const services: Services = {
+    prisma: db.prisma,
+    secrets: createSecretBox(randomBytes(32)),
+    version: VERSION,
+    webhookTargets: createTargetGuard({ allowPrivate: false }),
+    ...overrides,
+  };
   const app = createApp(services, { graphiql: false, logger: createLogger('silent') });
   afterAll(() => db.close());
 
