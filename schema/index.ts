@@ -6,5 +6,6 @@ import './user.js';
 import './contact.js';
 import './conversation.js';
 import './tag.js';
+import './webhook.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
