@@ -17,7 +17,7 @@ export type ClaimedDelivery = {
   subscription_id: string;
   attempt_count: number;
   max_attempts: number;
-  event_id: string;
+  /** The event envelope, exactly as recorded. */
   body: string;
   url: string;
   sealed_secret: string;
@@ -109,7 +109,7 @@ export async function claimDeliveries(prisma: PrismaClient, options: ClaimOption
         updated_at = now()
     FROM chosen, events e, webhook_subscriptions s
     WHERE d.id = chosen.id AND e.id = d.event_id AND s.id = d.subscription_id
-    RETURNING d.id, d.subscription_id, d.attempt_count, d.max_attempts, d.event_id, e.body, s.url, s.secret AS sealed_secret, s.active`;
+    RETURNING d.id, d.subscription_id, d.attempt_count, d.max_attempts, e.body, s.url, s.secret AS sealed_secret, s.active`;
   return claimed.filter((delivery) => delivery.active).map(({ active: _active, ...delivery }) => delivery);
 }
 

@@ -65,7 +65,9 @@ export function createTargetGuard(options: { allowPrivate: boolean; resolve?: Re
     return addresses;
   }
 
-  const lookup = ((hostname: string, lookupOptions: { all?: boolean; family?: number }, callback: Function) => {
+  // net calls lookup with `all: true` when it tries several addresses (autoSelectFamily), else for one.
+  type LookupCallback = (error: unknown, address?: string | LookupAddress[], family?: number) => void;
+  const lookup = ((hostname: string, lookupOptions: { all?: boolean; family?: number }, callback: LookupCallback) => {
     resolvePublic(hostname).then(
       (addresses) => {
         const family = lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : 0;

@@ -82,7 +82,9 @@ export function startDeliveryWorker(
       error: result.error,
       verdict: verdict.kind,
     };
-    if (!outcome.recorded.has(delivery.id)) logger.warn(facts, 'webhook attempt finished after its lease ended; its result was not recorded');
+    if (!outcome.recorded.has(delivery.id)) {
+      logger.warn(facts, 'webhook attempt result not recorded: its lease had ended or its subscription was deleted');
+    }
     else if (verdict.kind === 'failed') logger.warn(facts, 'webhook delivery failed for good');
     else logger.debug(facts, 'webhook attempt');
   }
