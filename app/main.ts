@@ -1,5 +1,6 @@
 // `npm start`: opens the database (embedded unless DATABASE_URL is set), applies migrations and serves
 // HTTPS only on PORT, with Prometheus metrics on METRICS_PORT, until SIGTERM drains and stops it.
+// Webhook delivery workers run in this process unless WEBHOOK_WORKERS=0 (then `npm run worker` runs them).
 import { loadSettings } from '../config/settings.js';
 import { startMetricsServer } from '../observability/metricsServer.js';
 import { loadCertificate } from '../transport/certificate.js';
@@ -9,7 +10,9 @@ import { createApp } from './createApp.js';
 import { createEdge } from './edge.js';
 import { createLogger } from './logger.js';
 import { connectRedis } from './redis.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, VERSION } from './runtime.js';
+import { deliveryOptionsFrom } from '../webhooks/options.js';
+import { startDeliveryWorker } from '../webhooks/worker.js';
 import { shutdown, stopOnSignals } from './shutdown.js';
 
 const settings = loadSettings();
@@ -31,6 +34,11 @@ const { yoga, mcpSessions } = createApp(runtime.services, {
   mcp: { allowedOrigins: settings.MCP_ALLOWED_ORIGINS },
 });
 shutdown.register({ name: 'mcp sessions', stage: 'drain', stop: () => mcpSessions.closeAll() });
+
+if (settings.WEBHOOK_WORKERS) {
+  const webhookWorker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
+  shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
+}
 
 const certificate = await loadCertificate({
   certFile: settings.TLS_CERT_FILE,

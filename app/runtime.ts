@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Services } from '../resolvers/context.js';
 import { createLogger } from './logger.js';
 import { closeServices, createServices, messagingSettings } from './services.js';
+import { createTargetGuard } from '../webhooks/targets.js';
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -24,6 +25,7 @@ export async function openRuntime(settings: Settings, options: { migrate: boolea
     version: VERSION,
     logger: options.logger ?? createLogger(settings.LOG_LEVEL),
     messaging: messagingSettings(settings),
+    webhookTargets: createTargetGuard({ allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
   });
   return {
     db,

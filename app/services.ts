@@ -10,6 +10,7 @@ import { idleAgent, type ConversationAgent } from '../agents/agent.js';
 import { createAgentDispatcher } from '../agents/dispatcher.js';
 import { createMessagingProviders, type MessagingSettings } from '../providers/registry.js';
 import type { Services } from '../resolvers/context.js';
+import type { TargetGuard } from '../webhooks/targets.js';
 import { integrationContext } from '../resolvers/integrations.js';
 import { applyStatusUpdate } from '../resolvers/messageStatus.js';
 
@@ -20,6 +21,7 @@ export type ServiceOptions = {
   logger: Logger;
   messaging: MessagingSettings;
   agent?: ConversationAgent;
+  webhookTargets: TargetGuard;
 };
 
 export function messagingSettings(settings: Settings): MessagingSettings {
@@ -37,6 +39,7 @@ export function createServices(options: ServiceOptions): Services {
     prisma: options.prisma,
     secrets: options.secrets,
     version: options.version,
+    webhookTargets: options.webhookTargets,
     agents: createAgentDispatcher(options.agent ?? idleAgent, (err, handOff) =>
       logger.error({ err, conversation_id: handOff.conversation.id }, 'the agent failed to handle an inbound message'),
     ),

@@ -4,6 +4,23 @@ import { z } from 'zod';
 import { resolve } from 'node:path';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const milliseconds = z.coerce.number().int().min(1);
+
+const DURATION = /^\s*(\d+)(ms|s|m|h|d)\s*$/;
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const DURATION_HINT = 'must be a duration such as 500ms, 10s, 5m, 2h or 1d';
+
+function toMilliseconds(text: string): number {
+  const [, amount, unit] = DURATION.exec(text) as unknown as [string, string, keyof typeof DURATION_UNITS_MS];
+  return Number(amount) * DURATION_UNITS_MS[unit];
+}
+
+const duration = z.string().regex(DURATION, DURATION_HINT).transform(toMilliseconds);
+/** A comma-separated list of durations such as `10s,1m,2h`, in milliseconds. */
+const durations = z
+  .string()
+  .refine((list) => list.split(',').every((item) => DURATION.test(item)), `must be a comma-separated list; each ${DURATION_HINT}`)
+  .transform((list) => list.split(',').map(toMilliseconds));
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -46,10 +63,29 @@ const schema = z.object({
     .default('')
     .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
     .pipe(z.array(z.string().refine(isOrigin, 'must be origins such as https://app.example.com, comma-separated'))),
-}).refine((settings) => (settings.TLS_CERT_FILE === undefined) === (settings.TLS_KEY_FILE === undefined), {
-  message: 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither',
-  path: ['TLS_CERT_FILE'],
-});
+  WEBHOOK_WORKERS: boolean.default(true),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: z.coerce.number().int().min(1).max(1000).default(4),
+  WEBHOOK_TIMEOUT_MS: milliseconds.default(10_000),
+  WEBHOOK_LEASE_MS: milliseconds.default(30_000),
+  WEBHOOK_RETRY_DELAYS: durations.prefault('10s,1m,5m,30m,1h,2h,4h,8h,8h'),
+  WEBHOOK_DISABLE_AFTER: duration.prefault('24h'),
+  WEBHOOK_POLL_MS: milliseconds.default(1000),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.default(false),
+  WEBHOOK_CA_FILE: z.string().min(1).optional(),
+})
+  .refine((settings) => (settings.TLS_CERT_FILE === undefined) === (settings.TLS_KEY_FILE === undefined), {
+    message: 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither',
+    path: ['TLS_CERT_FILE'],
+  })
+  .refine((settings) => settings.WEBHOOK_LEASE_MS > settings.WEBHOOK_TIMEOUT_MS, {
+    path: ['WEBHOOK_LEASE_MS'],
+    message: 'must be longer than WEBHOOK_TIMEOUT_MS, or a slow attempt would be claimed twice',
+  })
+  .refine((settings) => !(settings.WEBHOOK_ALLOW_PRIVATE_TARGETS && settings.NODE_ENV === 'production'), {
+    path: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'],
+    message: 'is a development setting and cannot be used with NODE_ENV=production',
+  });
 
 function isOrigin(value: string): boolean {
   try {

@@ -4,25 +4,32 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../resolvers/context.js';
 
+/** The event types a webhook subscription can name. */
 export const EVENT_TYPES = ['message.received', 'message.status'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+/** Sent to one subscription on request (webhookTest); not subscribable, so fan-out never matches it. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+export type RecordedEventType = EventType | typeof TEST_EVENT_TYPE;
 
-export type EventEnvelope<Data> = { id: string; type: EventType; created_at: string; data: Data };
+/** Event ids are `evt_<uuid>`; the events table keeps the uuid. */
+export const EVENT_ID_PREFIX = 'evt_';
+
+export type EventEnvelope<Data> = { id: string; type: RecordedEventType; created_at: string; data: Data };
 
 export async function recordEvent<Data>(
   db: Db,
-  event: { workspaceId: string; type: EventType; data: Data },
+  event: { workspaceId: string; type: RecordedEventType; data: Data },
 ): Promise<EventEnvelope<Data>> {
   const createdAt = new Date();
   const envelope: EventEnvelope<Data> = {
-    id: `evt_${uuidv7({ msecs: createdAt.getTime() })}`,
+    id: `${EVENT_ID_PREFIX}${uuidv7({ msecs: createdAt.getTime() })}`,
     type: event.type,
     created_at: createdAt.toISOString(),
     data: event.data,
   };
   await db.event.create({
     data: {
-      id: envelope.id.slice('evt_'.length),
+      id: envelope.id.slice(EVENT_ID_PREFIX.length),
       company_id: event.workspaceId,
       type: event.type,
       body: JSON.stringify(envelope),

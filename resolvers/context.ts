@@ -3,6 +3,7 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { SecretBox } from '../crypto/secrets.js';
 import type { MessagingProviders } from '../providers/registry.js';
 import type { AgentDispatcher } from '../agents/dispatcher.js';
+import type { TargetGuard } from '../webhooks/targets.js';
 import { DomainError } from './errors.js';
 
 /** A Prisma client or the client of an open transaction. */
@@ -14,6 +15,8 @@ export type Services = {
   version: string;
   messaging: MessagingProviders;
   agents: AgentDispatcher;
+  /** Which webhook receiver URLs are allowed (the SSRF guard). */
+  webhookTargets: TargetGuard;
 };
 
 /** The authenticated caller: an API key of one workspace. */

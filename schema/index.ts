@@ -12,5 +12,6 @@ import './contactMutations.js';
 import './contactChannel.js';
 import './conversationMutations.js';
 import './conversationRecords.js';
+import './webhook.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -12,6 +12,7 @@ import { createLogger } from '../app/logger.js';
 import { createSecretBox, loadEncryptionKey } from '../crypto/secrets.js';
 import { closeServices, createServices } from '../app/services.js';
 import { TEST_MESSAGING } from './support/harness.js';
+import { createTargetGuard } from '../webhooks/targets.js';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'crm-cli-'));
@@ -32,7 +33,14 @@ async function asService<T>(work: (fetch: (key: string, query: string) => Promis
   const db = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { embeddedDir: join(dataDir, 'pglite') });
   const logger = createLogger('silent');
   const secrets = createSecretBox(loadEncryptionKey(undefined, dataDir));
-  const services = createServices({ prisma: db.prisma, secrets, version: '0.1.0', logger, messaging: TEST_MESSAGING });
+  const services = createServices({
+    prisma: db.prisma,
+    secrets,
+    version: '0.1.0',
+    logger,
+    messaging: TEST_MESSAGING,
+    webhookTargets: createTargetGuard({ allowPrivate: false }),
+  });
   const { yoga } = createApp(services, { graphiql: false, logger });
   try {
     return await work(async (key, query) =>

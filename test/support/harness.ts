@@ -16,6 +16,7 @@ import type { MessagingSettings } from '../../providers/registry.js';
 import type { ConversationAgent } from '../../agents/agent.js';
 import { createWorkspace, type CreatedWorkspace } from '../../resolvers/workspaces.js';
 import { createApiKey } from '../../resolvers/apiKeys.js';
+import { createTargetGuard, type TargetGuard } from '../../webhooks/targets.js';
 
 export type Harness = {
   db: Database;
@@ -49,6 +50,8 @@ export type HarnessOptions = {
   agent?: ConversationAgent;
   /** Requests per key per minute; the production default (100) unless a test walks more pages than that. */
   rateLimitPerMinute?: number;
+  /** The SSRF guard for webhook receivers; by default private targets are refused, as in production. */
+  webhookTargets?: TargetGuard;
 };
 
 /** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
@@ -70,6 +73,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
     logger,
     messaging: { ...TEST_MESSAGING, ...options.messaging },
     agent: options.agent,
+    webhookTargets: options.webhookTargets ?? createTargetGuard({ allowPrivate: false }),
   });
   const edge = createEdge(
     { ...loadSettings({}), ...(options.rateLimitPerMinute ? { RATE_LIMIT_PER_MINUTE: options.rateLimitPerMinute } : {}) },
