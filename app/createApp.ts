@@ -7,6 +7,7 @@ import { maskError } from '../schema/errors.js';
 import type { Context, Services } from '../resolvers/context.js';
 import { createGateway } from '../facades/gateway.js';
 import { useHealthRoute } from '../facades/health.js';
+import { useCalendarFeedRoute } from '../calendar/feedRoute.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 
@@ -34,6 +35,7 @@ export function createApp(services: Services, options: AppOptions) {
       useRequestId(),
       gateway.plugin,
       useHealthRoute(gateway),
+      useCalendarFeedRoute(gateway),
       useAuthentication(services, { graphiql: options.graphiql }),
       useRequestIdOnErrors(),
       useNotFound(),

@@ -15,6 +15,6 @@ export async function openRuntime(settings: Settings, options: { migrate: boolea
   const db = await openDatabase({ url: settings.DATABASE_URL, embeddedDir: embeddedDatabaseDir(settings.DATA_DIR) });
   if (options.migrate) await migrate(db.sql);
   const secrets = createSecretBox(loadEncryptionKey(settings.ENCRYPTION_KEY, settings.DATA_DIR));
-  const services: Services = { prisma: db.prisma, secrets, version: VERSION };
+  const services: Services = { prisma: db.prisma, secrets, version: VERSION, publicBaseUrl: settings.PUBLIC_BASE_URL };
   return { db, services, close: () => db.close() };
 }

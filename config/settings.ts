@@ -18,9 +18,18 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHIQL: boolean.optional(),
   MIGRATE_ON_START: boolean.default(true),
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
 });
 
-export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL'> & { GRAPHIQL: boolean; DATA_DIR: string };
+export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL' | 'PUBLIC_BASE_URL'> & {
+  GRAPHIQL: boolean;
+  DATA_DIR: string;
+  PUBLIC_BASE_URL: string;
+};
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = schema.safeParse(env);
@@ -33,5 +42,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...settings,
     DATA_DIR: resolve(settings.DATA_DIR),
     GRAPHIQL: settings.GRAPHIQL ?? settings.NODE_ENV !== 'production',
+    PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? `http://localhost:${settings.PORT}`,
   };
 }

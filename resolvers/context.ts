@@ -10,6 +10,8 @@ export type Services = {
   prisma: PrismaClient;
   secrets: SecretBox;
   version: string;
+  /** Where the public sees the service (calendar feed URLs, widget snippets), without a trailing slash. */
+  publicBaseUrl: string;
 };
 
 /** The authenticated caller: an API key of one workspace. */

@@ -6,5 +6,8 @@ import './user.js';
 import './contact.js';
 import './conversation.js';
 import './tag.js';
+import './appointmentType.js';
+import './appointment.js';
+import './scheduling.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

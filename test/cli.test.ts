@@ -28,7 +28,7 @@ async function cli(...args: string[]) {
 /** Runs GraphQL against the CLI's database with the real app, after the CLI process has exited. */
 async function asService<T>(work: (fetch: (key: string, query: string) => Promise<Response>) => Promise<T>): Promise<T> {
   const db = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { embeddedDir: join(dataDir, 'pglite') });
-  const services = { prisma: db.prisma, secrets: createSecretBox(loadEncryptionKey(undefined, dataDir)), version: '0.1.0' };
+  const services = { prisma: db.prisma, secrets: createSecretBox(loadEncryptionKey(undefined, dataDir)), version: '0.1.0', publicBaseUrl: 'https://crm.example.test' };
   const { yoga } = createApp(services, { graphiql: false, logger: createLogger('silent') });
   try {
     return await work(async (key, query) =>

@@ -18,7 +18,7 @@ describe('GET /health', () => {
 
   it('answers 503 with status unavailable when the database does not answer', async () => {
     const db = await openTestDatabase();
-    const services = { prisma: db.prisma, secrets: createSecretBox(randomBytes(32)), version: '0.1.0' };
+    const services = { prisma: db.prisma, secrets: createSecretBox(randomBytes(32)), version: '0.1.0', publicBaseUrl: 'https://crm.example.test' };
     const { yoga } = createApp(services, { graphiql: false, logger: createLogger('silent') });
     await db.close();
     const response = await yoga.fetch('http://service.test/health');

@@ -42,7 +42,12 @@ let counter = 0;
 /** Opens the harness for one test file; closed automatically after the file. */
 export async function openHarness(): Promise<Harness> {
   const db = await openTestDatabase();
-  const services: Services = { prisma: db.prisma, secrets: createSecretBox(randomBytes(32)), version: VERSION };
+  const services: Services = {
+    prisma: db.prisma,
+    secrets: createSecretBox(randomBytes(32)),
+    version: VERSION,
+    publicBaseUrl: 'https://crm.example.test',
+  };
   const app = createApp(services, { graphiql: false, logger: createLogger('silent') });
   afterAll(() => db.close());
 
