@@ -35,5 +35,6 @@ export function renderCalendar(feed: Feed): string {
       status: STATUS[appointment.status] ?? ICalEventStatus.CONFIRMED,
     });
   }
-  return calendar.toString();
+  // RFC 5545 ends every content line, the last one included, with CRLF; ical-generator leaves the last one bare.
+  return `${calendar.toString()}\r\n`;
 }
