@@ -21,6 +21,65 @@ export type Weekday =
   | 'tuesday'
   | 'wednesday';
 
+export type KnowledgeDocumentFieldsFragment = { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string };
+
+export type KnowledgeDocumentsListQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type KnowledgeDocumentsListQuery = { knowledgeDocuments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, title: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string }> } };
+
+export type KnowledgeDocumentGetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type KnowledgeDocumentGetQuery = { knowledgeDocument: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+
+export type KnowledgeSearchQueryVariables = Exact<{
+  q: string;
+  limit?: number | null | undefined;
+}>;
+
+
+export type KnowledgeSearchQuery = { knowledgeSearch: { results: Array<{ rank: number, snippet: string, document: { id: string, title: string, source_filename: string | null, updated_at: string } }> } };
+
+export type KnowledgeDocumentCreateMutationVariables = Exact<{
+  title: string;
+  content: string;
+}>;
+
+
+export type KnowledgeDocumentCreateMutation = { knowledgeDocumentCreate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+
+export type KnowledgeDocumentUploadMutationVariables = Exact<{
+  content_base64: string;
+  filename: string;
+  content_type: string;
+  title?: string | null | undefined;
+}>;
+
+
+export type KnowledgeDocumentUploadMutation = { knowledgeDocumentUpload: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+
+export type KnowledgeDocumentUpdateMutationVariables = Exact<{
+  id: string;
+  title?: string | null | undefined;
+  content?: string | null | undefined;
+}>;
+
+
+export type KnowledgeDocumentUpdateMutation = { knowledgeDocumentUpdate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+
+export type KnowledgeDocumentDeleteMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string, title: string } };
+
 export type AppointmentTypeFieldsFragment = { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> };
 
 export type AppointmentFieldsFragment = { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string };

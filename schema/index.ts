@@ -9,5 +9,6 @@ import './tag.js';
 import './appointmentType.js';
 import './appointment.js';
 import './scheduling.js';
+import './knowledge.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
