@@ -21,6 +21,31 @@ export type Weekday =
   | 'tuesday'
   | 'wednesday';
 
+type Metrics_AnalyticsTotals_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
+
+type Metrics_AssigneeAnalytics_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
+
+export type MetricsFragment =
+  | Metrics_AnalyticsTotals_Fragment
+  | Metrics_AssigneeAnalytics_Fragment
+;
+
+export type AnalyticsSummaryQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type AnalyticsSummaryQuery = { analyticsSummary: { from: string, to: string, totals: { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null }, conversations_by_status: Array<{ status: string, count: number }>, messages_by_status: Array<{ direction: string, status: string, count: number }>, assignees: Array<{ assignee_user_id: string | null, assignee_name: string | null, assignee_email: string | null, conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null }> } };
+
+export type AnalyticsExportQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type AnalyticsExportQuery = { analyticsExport: { filename: string, content_type: string, content: string } };
+
 export type KnowledgeDocumentFieldsFragment = { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string };
 
 export type KnowledgeDocumentsListQueryVariables = Exact<{

@@ -10,5 +10,6 @@ import './appointmentType.js';
 import './appointment.js';
 import './scheduling.js';
 import './knowledge.js';
+import './analytics.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
