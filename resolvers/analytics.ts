@@ -8,19 +8,9 @@
 // Per-assignee rows follow each conversation's current assigned_user_id (null: unassigned).
 import { z } from 'zod';
 import { type Context, requireActor } from './context.js';
-import { parseInput } from './validation.js';
+import { dateRange, parseInput } from './validation.js';
 
-const MAX_RANGE_DAYS = 366;
-const DAY_MS = 86_400_000;
-
-const instant = z.date({ message: 'must be an ISO 8601 date-time' });
-export const analyticsRange = z
-  .object({ from: instant, to: instant })
-  .refine((range) => range.to > range.from, { message: 'must be after from', path: ['to'] })
-  .refine((range) => range.to.getTime() - range.from.getTime() <= MAX_RANGE_DAYS * DAY_MS, {
-    message: `must be at most ${MAX_RANGE_DAYS} days after from`,
-    path: ['to'],
-  });
+export const analyticsRange = dateRange(366);
 
 export type AnalyticsMetrics = {
   conversations_active: number;

@@ -7,10 +7,11 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { type Context, type Db, requireActor } from './context.js';
 import { DomainError, notFound } from './errors.js';
 import { availabilityOf, findAppointmentType } from './appointmentTypes.js';
-import { withinAvailability } from './availability.js';
+import { MINUTE_MS, withinAvailability } from './availability.js';
 import { violatesConstraint } from './databaseErrors.js';
 import { toPage } from './pagination.js';
-import { limit, parseInput, uuid } from './validation.js';
+import { workspaceTimeZone } from './schedulingSettings.js';
+import { instant, limit, parseInput, uuid } from './validation.js';
 
 type Query = { select?: Prisma.AppointmentSelect; include?: Prisma.AppointmentInclude };
 type AppointmentType = Prisma.AppointmentTypeGetPayload<object>;
@@ -28,11 +29,9 @@ const TRANSITIONS: Record<AppointmentStatus, readonly AppointmentStatus[]> = {
 const NEEDS_START: readonly AppointmentStatus[] = ['completed', 'no_show'];
 
 const OVERLAP_CONSTRAINT = 'appointments_no_overlap';
-const MINUTE_MS = 60_000;
 
 const notes = z.string().max(5000, { message: 'must be at most 5000 characters' });
 const status = z.string().pipe(z.enum(APPOINTMENT_STATUSES, { message: `must be one of ${APPOINTMENT_STATUSES.join(', ')}` }));
-const instant = z.date({ message: 'must be an ISO 8601 date-time' });
 
 const bookInput = z.object({
   customer_id: uuid,
@@ -59,8 +58,9 @@ const listInput = z.object({
   cursor: z
     .string()
     .regex(CURSOR_PATTERN, { message: 'must be the next_cursor of a previous page' })
-    .transform((value) => {
+    .transform((value, context) => {
       const [, at, id] = CURSOR_PATTERN.exec(value) as unknown as [string, string, string];
+      if (!uuid.safeParse(id).success) context.addIssue({ code: 'custom', message: 'must be the next_cursor of a previous page' });
       return { at: new Date(Number(at)), id };
     })
     .nullish(),
@@ -91,31 +91,29 @@ export async function listAppointments(ctx: Context, input: z.input<typeof listI
   return toPage(rows, args.limit, (row) => `a1.${row.start_at.getTime()}.${row.id}`);
 }
 
-async function findAppointment(db: Db, workspaceId: string, id: string) {
-  const appointment = await db.appointment.findFirst({ where: { id, company_id: workspaceId } });
+async function findAppointment<Q extends Query>(db: Db, workspaceId: string, id: string, query?: Q) {
+  const appointment = await db.appointment.findFirst({ ...query, where: { id, company_id: workspaceId } });
   if (!appointment) throw notFound('Appointment');
   return appointment;
 }
 
-export async function getAppointment(ctx: Context, input: { id: string }, query: Query = {}) {
+export function getAppointment(ctx: Context, input: { id: string }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const { id } = parseInput(z.object({ id: uuid }), input);
-  const appointment = await ctx.prisma.appointment.findFirst({ ...query, where: { id, company_id: workspaceId } });
-  if (!appointment) throw notFound('Appointment');
-  return appointment;
+  return findAppointment(ctx.prisma, workspaceId, id, query);
 }
 
 /** When an appointment of the type starting at `start` would end, and until when it keeps others off. */
 async function placement(db: Db, workspaceId: string, type: AppointmentType, start: Date) {
-  const workspace = await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { time_zone: true } });
+  const timeZone = await workspaceTimeZone(db, workspaceId);
   const end = new Date(start.getTime() + type.duration_minutes * MINUTE_MS);
   const blockedUntil = new Date(end.getTime() + type.buffer_minutes * MINUTE_MS);
   if (start.getTime() <= Date.now()) {
     throw new DomainError('VALIDATION_ERROR', 'The appointment must start in the future', { start_at: 'must be in the future' });
   }
-  if (!withinAvailability(availabilityOf(type), workspace.time_zone, start, end)) {
+  if (!withinAvailability(availabilityOf(type), timeZone, start, end)) {
     throw new DomainError('VALIDATION_ERROR', 'The time is outside the availability of the appointment type', {
-      start_at: `is outside the availability of the appointment type (in ${workspace.time_zone})`,
+      start_at: `is outside the availability of the appointment type (in ${timeZone})`,
     });
   }
   return { end, blockedUntil };

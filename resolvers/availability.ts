@@ -10,6 +10,8 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 export type AvailabilityWindow = { weekday: Weekday; start: string; end: string };
 
+export const MINUTE_MS = 60_000;
+
 /** An absolute interval in epoch milliseconds, start inclusive, end exclusive. */
 export type Interval = { start: number; end: number };
 

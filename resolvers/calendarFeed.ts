@@ -1,6 +1,5 @@
 // The workspace's calendar feed: a secret token in a public URL, stored only as its SHA-256, shown once.
 // Rotating the token replaces the stored hash, so the previous URL stops working at once.
-import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.js';
 import { randomToken, sha256Hex } from '../crypto/tokens.js';
 import { type Context, requireActor } from './context.js';
@@ -13,27 +12,27 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 const HISTORY_DAYS = 90;
 const MAX_APPOINTMENTS = 1000;
 
-export function calendarFeedPath(token: string): string {
+function calendarFeedPath(token: string): string {
   return `/calendar/${token}.ics`;
 }
 
 export async function rotateCalendarFeedToken(ctx: Context) {
   const { workspaceId } = requireActor(ctx);
   const token = randomToken(32);
-  const { calendar_feed_rotated_at } = await ctx.prisma.workspace.update({
+  const rotatedAt = new Date();
+  await ctx.prisma.workspace.update({
     where: { id: workspaceId },
-    data: { calendar_feed_token_hash: sha256Hex(token), calendar_feed_rotated_at: new Date() },
-    select: { calendar_feed_rotated_at: true },
+    data: { calendar_feed_token_hash: sha256Hex(token), calendar_feed_rotated_at: rotatedAt },
+    select: { id: true },
   });
-  return { url: `${ctx.publicBaseUrl}${calendarFeedPath(token)}`, rotated_at: calendar_feed_rotated_at ?? new Date() };
+  return { url: `${ctx.publicBaseUrl}${calendarFeedPath(token)}`, rotated_at: rotatedAt };
 }
 
 /** Public: the token is the credential. An unknown or rotated-away token is NOT_FOUND. */
 export async function calendarFeedByToken(ctx: Context, input: { token: string }, query: AppointmentQuery = {}) {
-  const token = z.string().regex(TOKEN_PATTERN).safeParse(input.token);
-  if (!token.success) throw notFound('Calendar feed');
+  if (!TOKEN_PATTERN.test(input.token)) throw notFound('Calendar feed');
   const workspace = await ctx.prisma.workspace.findUnique({
-    where: { calendar_feed_token_hash: sha256Hex(token.data) },
+    where: { calendar_feed_token_hash: sha256Hex(input.token) },
     select: { id: true, name: true, time_zone: true },
   });
   if (!workspace) throw notFound('Calendar feed');

@@ -6,20 +6,11 @@ import { z } from 'zod';
 import { type Context, requireActor } from './context.js';
 import { DomainError } from './errors.js';
 import { availabilityOf, findAppointmentType } from './appointmentTypes.js';
-import { availabilityIntervals, localIso } from './availability.js';
-import { parseInput, uuid } from './validation.js';
+import { availabilityIntervals, localIso, MINUTE_MS } from './availability.js';
+import { workspaceTimeZone } from './schedulingSettings.js';
+import { dateRange, parseInput, uuid } from './validation.js';
 
-const MINUTE_MS = 60_000;
-const MAX_RANGE_DAYS = 62;
-
-const instant = z.date({ message: 'must be an ISO 8601 date-time' });
-const input = z
-  .object({ appointment_type_id: uuid, from: instant, to: instant })
-  .refine((range) => range.to > range.from, { message: 'must be after from', path: ['to'] })
-  .refine((range) => range.to.getTime() - range.from.getTime() <= MAX_RANGE_DAYS * 24 * 60 * MINUTE_MS, {
-    message: `must be at most ${MAX_RANGE_DAYS} days after from`,
-    path: ['to'],
-  });
+const input = z.intersection(z.object({ appointment_type_id: uuid }), dateRange(62));
 
 export type CalendarSlot = { start_at: Date; end_at: Date; local_start: string; local_end: string };
 
@@ -30,7 +21,7 @@ export async function listCalendarSlots(ctx: Context, raw: z.input<typeof input>
   if (!type.active) {
     throw new DomainError('VALIDATION_ERROR', 'The appointment type is not active', { appointment_type_id: 'is not active' });
   }
-  const { time_zone } = await ctx.prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { time_zone: true } });
+  const time_zone = await workspaceTimeZone(ctx.prisma, workspaceId);
   const duration = type.duration_minutes * MINUTE_MS;
   const blocked = (type.duration_minutes + type.buffer_minutes) * MINUTE_MS;
   const intervals = availabilityIntervals(availabilityOf(type), time_zone, from, to);

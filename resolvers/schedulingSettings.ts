@@ -1,7 +1,7 @@
 // The workspace's scheduling settings: its time zone (in which availability is read), its public id, and
 // whether a calendar feed token exists.
 import { z } from 'zod';
-import { type Context, requireActor } from './context.js';
+import { type Context, type Db, requireActor } from './context.js';
 import { timeZoneSchema } from './availability.js';
 import { parseInput } from './validation.js';
 
@@ -17,6 +17,10 @@ function present(workspace: { time_zone: string; public_id: string; calendar_fee
 }
 
 export type SchedulingSettings = ReturnType<typeof present>;
+
+export async function workspaceTimeZone(db: Db, workspaceId: string): Promise<string> {
+  return (await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { time_zone: true } })).time_zone;
+}
 
 export async function getSchedulingSettings(ctx: Context): Promise<SchedulingSettings> {
   const { workspaceId } = requireActor(ctx);
