@@ -9,6 +9,7 @@ import { createGateway } from '../facades/gateway.js';
 import { useHealthRoute } from '../facades/health.js';
 import { useRestFacade } from '../facades/rest/facade.js';
 import { useMcp, type McpOptions } from '../facades/mcp/plugin.js';
+import { useCalendarFeedRoute } from '../calendar/feedRoute.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
@@ -61,6 +62,7 @@ export function createApp(services: Services, options: AppOptions) {
       gateway.plugin,
       useHealthRoute(gateway),
       useWhatsAppWebhook(services, options.logger),
+      useCalendarFeedRoute(gateway),
       useAuthentication(services, { graphiql: options.graphiql }),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),

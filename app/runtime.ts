@@ -26,6 +26,7 @@ export async function openRuntime(settings: Settings, options: { migrate: boolea
     logger: options.logger ?? createLogger(settings.LOG_LEVEL),
     messaging: messagingSettings(settings),
     webhookTargets: createTargetGuard({ allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
+    publicBaseUrl: settings.PUBLIC_BASE_URL,
   });
   return {
     db,

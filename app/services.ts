@@ -22,6 +22,7 @@ export type ServiceOptions = {
   messaging: MessagingSettings;
   agent?: ConversationAgent;
   webhookTargets: TargetGuard;
+  publicBaseUrl: string;
 };
 
 export function messagingSettings(settings: Settings): MessagingSettings {
@@ -40,6 +41,7 @@ export function createServices(options: ServiceOptions): Services {
     secrets: options.secrets,
     version: options.version,
     webhookTargets: options.webhookTargets,
+    publicBaseUrl: options.publicBaseUrl,
     agents: createAgentDispatcher(options.agent ?? idleAgent, (err, handOff) =>
       logger.error({ err, conversation_id: handOff.conversation.id }, 'the agent failed to handle an inbound message'),
     ),

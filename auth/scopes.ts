@@ -1,6 +1,7 @@
 // API key scopes. The guides name conversations, customers, messages, templates, tags and users; the
 // machine-readable description names `contacts:read` for the contacts endpoints (a conflict, see
-// docs/api-decisions.md): it is accepted and grants reading customers. `webhooks` is this service's own.
+// docs/api-decisions.md): it is accepted and grants reading customers. `webhooks`, `scheduling`, `knowledge`
+// and `analytics` are this service's own.
 export const KEY_SCOPES = [
   'conversations',
   'customers',
@@ -10,6 +11,9 @@ export const KEY_SCOPES = [
   'tags',
   'users',
   'webhooks',
+  'scheduling',
+  'knowledge',
+  'analytics',
 ] as const;
 
 export type KeyScope = (typeof KEY_SCOPES)[number];
@@ -28,6 +32,9 @@ const GRANTED_BY: Record<Permission, readonly KeyScope[]> = {
   tags: ['tags'],
   users: ['users'],
   webhooks: ['webhooks'],
+  scheduling: ['scheduling'],
+  knowledge: ['knowledge'],
+  analytics: ['analytics'],
 };
 
 export function grants(scopes: ReadonlySet<string>, permission: Permission): boolean {

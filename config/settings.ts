@@ -73,6 +73,11 @@ const schema = z.object({
   WEBHOOK_POLL_MS: milliseconds.default(1000),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.default(false),
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
 })
   .refine((settings) => (settings.TLS_CERT_FILE === undefined) === (settings.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither',
@@ -95,7 +100,11 @@ function isOrigin(value: string): boolean {
   }
 }
 
-export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL'> & { GRAPHIQL: boolean; DATA_DIR: string };
+export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL' | 'PUBLIC_BASE_URL'> & {
+  GRAPHIQL: boolean;
+  DATA_DIR: string;
+  PUBLIC_BASE_URL: string;
+};
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = schema.safeParse(env);
@@ -108,5 +117,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...settings,
     DATA_DIR: resolve(settings.DATA_DIR),
     GRAPHIQL: settings.GRAPHIQL ?? settings.NODE_ENV !== 'production',
+    PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? `https://localhost:${settings.PORT}`,
   };
 }

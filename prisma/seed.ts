@@ -71,13 +71,16 @@ export async function seedDemo(services: { prisma: PrismaClient; secrets: Secret
         updated_at: createdAt,
       });
       const conversationId = uuidv7({ msecs: createdAt.getTime() });
+      const status = pick(STATUSES, n);
       conversations.push({
         id: conversationId,
         company_id,
         customer_id: customerId,
         integration_id: created.integration_id,
         provider: 'sandbox',
-        status: pick(STATUSES, n),
+        status,
+        // Analytics measure resolution to closed_at; a closed demo conversation closed at its last activity.
+        closed_at: status === 'closed' ? (lastInbound ?? createdAt) : null,
         service_enabled: n % 2 === 0,
         assigned_user_id: n % 5 === 0 ? null : pick(agents, n).id,
         last_message_at: lastInbound,

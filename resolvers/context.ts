@@ -17,6 +17,8 @@ export type Services = {
   agents: AgentDispatcher;
   /** Which webhook receiver URLs are allowed (the SSRF guard). */
   webhookTargets: TargetGuard;
+  /** Where the public sees the service (calendar feed URLs, widget snippets), without a trailing slash. */
+  publicBaseUrl: string;
 };
 
 /** The authenticated caller: an API key of one workspace. */

@@ -47,7 +47,8 @@ export async function transitionConversation(ctx: Context, action: ConversationA
   const { from, to } = CONVERSATION_TRANSITIONS[action];
   const { count } = await ctx.prisma.conversation.updateMany({
     where: { id, company_id: workspaceId, status: { in: [...from] } },
-    data: { status: to },
+    // closed_at dates the resolution that analytics measures; reopening clears it.
+    data: { status: to, closed_at: to === 'closed' ? new Date() : null },
   });
   if (count === 0) {
     const current = await ctx.prisma.conversation.findFirst({ where: { id, company_id: workspaceId }, select: { status: true } });

@@ -29,3 +29,17 @@ export function limit(defaultValue: number) {
 
 /** ISO 8601 date-time with a time zone (Z or an offset), as the spec's datetime type. */
 export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
+
+/** A date-time already parsed by the GraphQL DateTime scalar. */
+export const instant = z.date({ message: 'must be an ISO 8601 date-time' });
+
+/** A range [from, to) of at most `maxDays` days; a violation is reported on `to`. */
+export function dateRange(maxDays: number) {
+  return z
+    .object({ from: instant, to: instant })
+    .refine((range) => range.to > range.from, { message: 'must be after from', path: ['to'] })
+    .refine((range) => range.to.getTime() - range.from.getTime() <= maxDays * 86_400_000, {
+      message: `must be at most ${maxDays} days after from`,
+      path: ['to'],
+    });
+}

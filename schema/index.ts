@@ -13,5 +13,10 @@ import './contactChannel.js';
 import './conversationMutations.js';
 import './conversationRecords.js';
 import './webhook.js';
+import './appointmentType.js';
+import './appointment.js';
+import './scheduling.js';
+import './knowledge.js';
+import './analytics.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

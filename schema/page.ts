@@ -2,11 +2,15 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
 
-export function pageType<Item>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, Item>) {
+export function pageType<Item>(
+  name: string,
+  item: ObjectRef<typeof builder.$inferSchemaTypes, Item>,
+  description = 'One page of results, newest first.',
+) {
   return builder
     .objectRef<{ data: Item[]; next_cursor: string | null; has_more: boolean }>(name)
     .implement({
-      description: 'One page of results, newest first.',
+      description,
       fields: (t) => ({
         data: t.field({ type: [item], resolve: (page) => page.data }),
         next_cursor: t.exposeString('next_cursor', {

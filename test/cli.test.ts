@@ -40,6 +40,7 @@ async function asService<T>(work: (fetch: (key: string, query: string) => Promis
     logger,
     messaging: TEST_MESSAGING,
     webhookTargets: createTargetGuard({ allowPrivate: false }),
+    publicBaseUrl: 'https://crm.example.test',
   });
   const { yoga } = createApp(services, { graphiql: false, logger });
   try {

@@ -1,7 +1,8 @@
 // Proves that the hand-written SQL migrations build exactly the database that prisma/schema.prisma
 // describes: every table, column (type, nullability, default), index (columns, order, method, operator
 // class, uniqueness, name) and foreign key. Prisma's schema engine is not available offline, so this test
-// is what keeps the two in step.
+// is what keeps the two in step. What schema.prisma cannot express (a generated column's expression, an
+// exclusion constraint) is listed in DATABASE_ONLY below and checked exactly too.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, afterAll } from 'vitest';
 import wasm from '@prisma/prisma-schema-wasm';
@@ -31,16 +32,39 @@ type DmmfIndex = {
   fields: { name: string; sortOrder?: 'asc' | 'desc'; operatorClass?: string }[];
 };
 
-const dmmf = JSON.parse(
-  wasm.get_dmmf(JSON.stringify({ prismaSchema: readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8') })),
-).datamodel as { models: DmmfModel[]; indexes: DmmfIndex[] };
+const prismaSchema = readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8');
+const dmmf = JSON.parse(wasm.get_dmmf(JSON.stringify({ prismaSchema }))).datamodel as { models: DmmfModel[]; indexes: DmmfIndex[] };
+
+/** Prisma's DMMF leaves out `Unsupported("type")` fields (they may still be indexed), so read them from the file. */
+type UnsupportedField = { name: string; type: string; isRequired: boolean };
+const unsupportedFields = new Map<string, UnsupportedField[]>(
+  [...prismaSchema.matchAll(/^model (\w+) \{([\s\S]*?)^\}/gm)].map(([, model, body]) => [
+    model!,
+    [...body!.matchAll(/^\s*(\w+)\s+Unsupported\("([^"]+)"\)(\?)?/gm)].map(([, name, type, optional]) => ({
+      name: name!,
+      type: type!,
+      isRequired: !optional,
+    })),
+  ]),
+);
+
+/** What schema.prisma cannot describe, with the exact definitions PostgreSQL reports for them. */
+const DATABASE_ONLY = {
+  generatedColumns: [
+    `knowledge_documents.search GENERATED ALWAYS AS ((setweight(to_tsvector('english'::regconfig, title), 'A'::"char") || setweight(to_tsvector('english'::regconfig, content), 'B'::"char"))) STORED`,
+  ],
+  exclusionConstraints: [
+    `appointments.appointments_no_overlap: EXCLUDE USING gist (company_id WITH =, tstzrange(start_at, blocked_until) WITH &&) WHERE ((status = 'scheduled'::text))`,
+  ],
+};
 
 const models = new Map(dmmf.models.map((model) => [model.name, model]));
 const tableOf = (model: DmmfModel) => model.dbName ?? model.name;
 const columnOf = (model: DmmfModel, fieldName: string) => {
   const field = model.fields.find((candidate) => candidate.name === fieldName);
-  if (!field) throw new Error(`${model.name}.${fieldName} missing`);
-  return field.dbName ?? field.name;
+  if (field) return field.dbName ?? field.name;
+  if (unsupportedFields.get(model.name)?.some((candidate) => candidate.name === fieldName)) return fieldName;
+  throw new Error(`${model.name}.${fieldName} missing`);
 };
 
 function sqlType(field: DmmfField): string {
@@ -88,6 +112,9 @@ function expectedSchema() {
       const required = field.isRequired && !field.isList;
       columns.push(`${table}.${field.dbName ?? field.name} ${sqlType(field)} ${required ? 'NOT NULL' : 'NULL'} default=${sqlDefault(field)}`);
     }
+    for (const field of unsupportedFields.get(model.name) ?? []) {
+      columns.push(`${table}.${field.name} ${field.type} ${field.isRequired ? 'NOT NULL' : 'NULL'} default=null`);
+    }
   }
   for (const index of dmmf.indexes) {
     const model = models.get(index.model)!;
@@ -110,9 +137,11 @@ describe('SQL migrations', async () => {
   afterAll(() => db.close());
 
   async function actualSchema() {
-    const columns = await db.sql.query<{ table_name: string; column_name: string; type: string; not_null: boolean; column_default: string | null }>(`
+    const columns = await db.sql.query<{
+      table_name: string; column_name: string; type: string; not_null: boolean; column_default: string | null; generated: boolean;
+    }>(`
       SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type,
-             a.attnotnull AS not_null, pg_get_expr(d.adbin, d.adrelid) AS column_default
+             a.attnotnull AS not_null, pg_get_expr(d.adbin, d.adrelid) AS column_default, a.attgenerated = 's' AS generated
       FROM pg_attribute a
       JOIN pg_class c ON c.oid = a.attrelid AND c.relkind = 'r'
       JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
@@ -124,20 +153,28 @@ describe('SQL migrations', async () => {
         .replace('text[]', 'text[]')
         .replace('boolean', 'bool')
         .replace('integer', 'int4');
-    const indexes = await db.sql.query<{ indexdef: string }>(
-      `SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> '_migrations'`,
-    );
-    const foreignKeys = await db.sql.query<{ table_name: string; name: string; definition: string }>(`
-      SELECT c.relname AS table_name, con.conname AS name, pg_get_constraintdef(con.oid) AS definition
+    const constraints = await db.sql.query<{ table_name: string; name: string; kind: string; definition: string }>(`
+      SELECT c.relname AS table_name, con.conname AS name, con.contype AS kind, pg_get_constraintdef(con.oid) AS definition
       FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid
       JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
-      WHERE con.contype = 'f'`);
+      WHERE con.contype IN ('f', 'x')`);
+    const ofKind = (kind: string) => constraints.filter((row) => row.kind === kind);
+    // An exclusion constraint is checked as a constraint (below), not as the index that backs it.
+    const exclusionNames = new Set(ofKind('x').map((row) => row.name));
+    const indexes = await db.sql.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> '_migrations'`,
+    );
     return {
       columns: columns
-        .map((row) => `${row.table_name}.${row.column_name} ${typeName(row.type)} ${row.not_null ? 'NOT NULL' : 'NULL'} default=${row.column_default}`)
+        .map((row) => `${row.table_name}.${row.column_name} ${typeName(row.type)} ${row.not_null ? 'NOT NULL' : 'NULL'} default=${row.generated ? null : row.column_default}`)
         .sort(),
-      indexes: indexes.map((row) => row.indexdef).sort(),
-      foreignKeys: foreignKeys.map((row) => `${row.table_name}.${row.name}: ${row.definition}`).sort(),
+      indexes: indexes.filter((row) => !exclusionNames.has(row.indexname)).map((row) => row.indexdef).sort(),
+      foreignKeys: ofKind('f').map((row) => `${row.table_name}.${row.name}: ${row.definition}`).sort(),
+      generatedColumns: columns
+        .filter((row) => row.generated)
+        .map((row) => `${row.table_name}.${row.column_name} GENERATED ALWAYS AS (${row.column_default}) STORED`)
+        .sort(),
+      exclusionConstraints: ofKind('x').map((row) => `${row.table_name}.${row.name}: ${row.definition}`).sort(),
     };
   }
 
@@ -147,6 +184,12 @@ describe('SQL migrations', async () => {
     expect(actual.columns).toEqual(expected.columns);
     expect(actual.indexes).toEqual(expected.indexes);
     expect(actual.foreignKeys).toEqual(expected.foreignKeys);
+  });
+
+  it('builds exactly the generated columns and exclusion constraints that schema.prisma cannot describe', async () => {
+    const actual = await actualSchema();
+    expect(actual.generatedColumns).toEqual([...DATABASE_ONLY.generatedColumns].sort());
+    expect(actual.exclusionConstraints).toEqual([...DATABASE_ONLY.exclusionConstraints].sort());
   });
 
   it('applies each migration once: a second run applies nothing', async () => {

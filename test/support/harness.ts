@@ -74,6 +74,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
     messaging: { ...TEST_MESSAGING, ...options.messaging },
     agent: options.agent,
     webhookTargets: options.webhookTargets ?? createTargetGuard({ allowPrivate: false }),
+    publicBaseUrl: 'https://crm.example.test',
   });
   const edge = createEdge(
     { ...loadSettings({}), ...(options.rateLimitPerMinute ? { RATE_LIMIT_PER_MINUTE: options.rateLimitPerMinute } : {}) },
