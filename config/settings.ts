@@ -44,7 +44,7 @@ const schema = z.object({
   TLS_KEY_FILE: z.string().min(1).optional(),
   TRUST_PROXY: boolean.default(false),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(1000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),

@@ -33,7 +33,7 @@ function paddedQuery(totalBytes: number): string {
   return base.replace('"pad":""', `"pad":"${'x'.repeat(totalBytes - base.length)}"`);
 }
 
-describe('request body size (MAX_BODY_BYTES, default 1 MiB)', () => {
+describe('request body size (MAX_BODY_BYTES, default 2 MiB)', () => {
   it('accepts a body of exactly the limit', async () => {
     const body = paddedQuery(MAX_BODY_BYTES);
     expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES);

@@ -109,7 +109,7 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
     for (const entry of TOOLS) {
       const tool = tools.find((candidate) => candidate.name === entry.name)!;
-      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send)$/);
+      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token)$/);
       expect(tool.description).toBe(entry.description);
       expect(tool.annotations).toEqual(ANNOTATIONS[entry.kind]);
       expect(tool.inputSchema.type).toBe('object');
@@ -183,6 +183,39 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
       template: { name: 'order_confirmation', language: 'en_US', parameters: ['#7', 'Hedy', 'Monday'] },
     });
     expect(viaTemplate['message']).toMatchObject({ status: 'sent', direction: 'outbound' });
+  });
+
+  it('books an appointment into a free slot, adds and searches knowledge, and reads the week\'s metrics', async () => {
+    const client = await connect(transport, workspace.api_key);
+    const everyDay = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
+    const type = await ok(client, 'appointment_types_create', { name: `Fitting ${transport}`, duration_minutes: 30, buffer_minutes: 10, availability: everyDay });
+    const from = new Date(Date.now() + 24 * 3600_000).toISOString();
+    const to = new Date(Date.now() + 48 * 3600_000).toISOString();
+    const { slots } = await ok(client, 'calendar_slots_list', { appointment_type_id: type['id'], from, to });
+    expect(slots.length).toBeGreaterThan(0);
+    const contact = await ok(client, 'contacts_create', { name: `Booker ${transport}` });
+    const booked = await ok(client, 'appointments_book', { customer_id: contact['id'], appointment_type_id: type['id'], start_at: slots[0].start_at });
+    expect(booked).toMatchObject({ status: 'scheduled', start_at: slots[0].start_at });
+    const clash = await failure(client, 'appointments_book', { customer_id: contact['id'], appointment_type_id: type['id'], start_at: slots[0].start_at });
+    expect(clash.code).toBe('CONFLICT');
+    const after = await ok(client, 'calendar_slots_list', { appointment_type_id: type['id'], from, to });
+    expect(after['slots'].map((slot: { start_at: string }) => slot.start_at)).not.toContain(slots[0].start_at);
+
+    await ok(client, 'knowledge_create', { title: `Returns ${transport}`, content: 'Returns are free within 30 days of delivery.' });
+    const upload = await ok(client, 'knowledge_upload', {
+      content_base64: Buffer.from('<h1>Shipping</h1><p>We ship parcels every weekday.</p><script>x()</script>').toString('base64'),
+      filename: 'shipping.html',
+      content_type: 'text/html',
+    });
+    expect(upload['title']).toBe('shipping');
+    const found = await ok(client, 'knowledge_search', { q: 'parcels shipped' });
+    expect(found['results'][0]['document']).toMatchObject({ id: upload['id'] });
+
+    const week = { from: new Date(Date.now() - 7 * 24 * 3600_000).toISOString(), to: new Date(Date.now() + 3600_000).toISOString() };
+    const metrics = await ok(client, 'analytics_summary', week);
+    expect(metrics['totals']).toMatchObject({ conversations_opened: expect.any(Number), messages_outbound: expect.any(Number) });
+    const csv = await ok(client, 'analytics_export', week);
+    expect(csv).toMatchObject({ content_type: 'text/csv; charset=utf-8', content: expect.stringMatching(/^scope,/) });
   });
 
   it('manages conversations, notes and summaries with the conversations_*, conversation_notes_* and conversation_summaries_* tools', async () => {
