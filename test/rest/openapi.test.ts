@@ -7,8 +7,9 @@ import { openHarness, type Harness } from '../support/harness.js';
 import { GUIDE, seedWorkspace, sendJson, type Seeded } from './fixtures.js';
 import { readsBody, REST_BASE_PATH, REST_ROUTES, type RestRoute } from '../../facades/rest/routes.js';
 import { createIntegration } from '../../resolvers/integrations.js';
+import { KEY_SCOPES } from '../../auth/scopes.js';
 
-type Operation = { operationId: string; responses: Record<string, Described> };
+type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, Described> };
 type Described = { headers?: Record<string, { $ref?: string }>; content?: Record<string, { schema: ErrorSchema }> };
 /** The documented error codes sit in the second part of an error response's `allOf`. */
 type ErrorSchema = { allOf?: [unknown, { properties: { error: { properties: { code: { const?: string; enum?: string[] } } } } }] };
@@ -410,13 +411,21 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
   });
 
   it('every route’s live responses, success and error, validate against it, and every documented response and error code occurs', async () => {
-    const keys = { all: seed.key, narrow: await h.key(seed.workspace.workspace_id, ['webhooks']) };
+    // A key whose only scope is one the route does not accept, for its 403.
+    const narrowKeys = new Map<string, string>();
+    const narrowKeyOf = async (operation: Operation) => {
+      const accepted = operation.security.flatMap((requirement) => requirement['bearerAuth'] ?? []);
+      const scope = KEY_SCOPES.find((candidate) => !accepted.includes(candidate))!;
+      if (!narrowKeys.has(scope)) narrowKeys.set(scope, await h.key(seed.workspace.workspace_id, [scope]));
+      return narrowKeys.get(scope)!;
+    };
     const byOperationId = samples();
     const covered = new Set<string>();
     for (const route of REST_ROUTES) {
       const sample = byOperationId[route.operationId];
       expect(sample, `test/rest/openapi.test.ts has a sample for ${route.operationId}`).toBeDefined();
       const item = document.paths[`${REST_BASE_PATH}${route.path}`]!;
+      const keys = { all: seed.key, narrow: await narrowKeyOf(item[route.method.toLowerCase()]!) };
       for (const exchange of exchangesOf(route, sample!, keys)) {
         await exchange.before?.();
         const response = await h.fetch(exchange.url, exchange.init);
