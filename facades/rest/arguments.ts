@@ -15,7 +15,10 @@ import {
 
 export type ArgumentReading = { values: Record<string, unknown>; problems: Record<string, string> };
 
-/** GET: path parameters and query parameters. An empty query parameter counts as absent. */
+/** The path gives these arguments; a query parameter or body key of the same name would be a second value. */
+const GIVEN_BY_PATH = 'is given by the path and must not be repeated';
+
+/** GET and DELETE: path parameters and query parameters. An empty query parameter counts as absent. */
 export function readQueryArguments(
   args: readonly GraphQLArgument[],
   pathValues: Record<string, string>,
@@ -23,6 +26,10 @@ export function readQueryArguments(
 ): ArgumentReading {
   const reading: ArgumentReading = { values: {}, problems: {} };
   for (const arg of args) {
+    if (arg.name in pathValues && query.has(arg.name)) {
+      reading.problems[arg.name] = GIVEN_BY_PATH;
+      continue;
+    }
     const given = arg.name in pathValues ? [pathValues[arg.name]!] : query.getAll(arg.name).filter((value) => value !== '');
     if (given.length > 1 && !isListType(getNullableInput(arg.type))) {
       reading.problems[arg.name] = 'must be given once';
@@ -36,14 +43,18 @@ export function readQueryArguments(
   return reading;
 }
 
-/** POST: path parameters and the keys of the JSON object body (other keys are ignored). */
+/** POST, PUT and PATCH: path parameters and the keys of the JSON object body (other keys are ignored). A key
+ * given as null stays in the reading: in an update, null clears a field where an omitted key leaves it. */
 export function readBodyArguments(
   args: readonly GraphQLArgument[],
   pathValues: Record<string, string>,
   body: Record<string, unknown>,
 ): ArgumentReading {
   const reading: ArgumentReading = { values: {}, problems: {} };
-  for (const arg of args) checkArgument(arg, arg.name in pathValues ? pathValues[arg.name] : body[arg.name], reading);
+  for (const arg of args) {
+    if (arg.name in pathValues && arg.name in body) reading.problems[arg.name] = GIVEN_BY_PATH;
+    else checkArgument(arg, arg.name in pathValues ? pathValues[arg.name] : body[arg.name], reading);
+  }
   return reading;
 }
 
@@ -51,9 +62,7 @@ function checkArgument(arg: GraphQLArgument, value: unknown, reading: ArgumentRe
   if (value === undefined && arg.defaultValue !== undefined) return;
   const before = Object.keys(reading.problems).length;
   collectProblems(value, arg.type, arg.name, reading.problems);
-  if (Object.keys(reading.problems).length === before && value !== undefined && value !== null) {
-    reading.values[arg.name] = value;
-  }
+  if (Object.keys(reading.problems).length === before && value !== undefined) reading.values[arg.name] = value;
 }
 
 function getNullableInput(type: GraphQLInputType): GraphQLInputType {

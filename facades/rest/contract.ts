@@ -42,7 +42,9 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
   const [rootName, fieldName = ''] = route.field.split('.') as [string, string?];
   const kind = rootName === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION;
   const problem = (text: string) => new Error(`REST route ${route.operationId} (${route.method} ${route.path}): ${text}`);
-  if ((kind === OperationTypeNode.QUERY) !== (route.method === 'GET')) throw problem('GET routes run queries, POST routes mutations');
+  if ((kind === OperationTypeNode.QUERY) !== (route.method === 'GET')) {
+    throw problem('GET routes run queries; POST, PUT, PATCH and DELETE routes run mutations');
+  }
 
   const view = filterSchema({
     schema,

@@ -1,7 +1,8 @@
 // The REST facade: the routes of facades/rest/routes.ts under /api/v1, their OpenAPI document and the /docs
 // reference, as one Yoga plugin placed after authentication. Beyond sofa-api it does only what sofa cannot:
-// 405 and 415, strict argument checks with a reason per field, the request id in error bodies, 404 for a
-// null answer, the guide form, and the deprecation headers of the customers aliases.
+// 405 with the path's methods and 415, strict argument checks with a reason per field (path values merged
+// with the body or query string), explicit nulls, the request id in error bodies, 404 for a null answer,
+// the guide form, and the deprecation headers of the customers aliases.
 import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { errorResponse } from '../../app/errorResponse.js';
@@ -9,12 +10,12 @@ import { requestState } from '../../app/requestState.js';
 import type { Gateway } from '../gateway.js';
 import { readBodyArguments, readQueryArguments, type ArgumentReading } from './arguments.js';
 import { checkDeprecations, deprecationHeaders } from './deprecation.js';
-import { canonicalRequest, decodePathValues, readJsonObject, type RequestFailure } from './inputs.js';
+import { canonicalRequest, decodePathValues, nullArguments, readJsonObject, type RequestFailure } from './inputs.js';
 import { acceptsGuideForm, GUIDE_MEDIA_TYPE, restOperations, toGuideForm, type RestOperation } from './contract.js';
 import { DOCS_PATHS, docsResponse } from './docs.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { bySpecificity, matchPath, parsePathTemplate, type PathTemplate } from './paths.js';
-import { REST_BASE_PATH, REST_ROUTES, type RestRoute } from './routes.js';
+import { readsBody, REST_BASE_PATH, REST_ROUTES, type RestMethod, type RestRoute } from './routes.js';
 import { createRouteHandler, type RouteHandler } from './sofaRoutes.js';
 
 export type RestFacadeOptions = {
@@ -29,7 +30,10 @@ export type RestFacadeOptions = {
 };
 
 type Answer = (request: Request, url: URL, rawPathValues: Record<string, string>) => Promise<Response> | Response;
-type Resource = { path: PathTemplate; methods: Map<string, Answer> };
+type Resource = { path: PathTemplate; methods: Map<RestMethod, Answer> };
+
+/** The order methods are listed in an Allow header. */
+const METHOD_ORDER: readonly RestMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}, type = 'application/json'): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': `${type}; charset=utf-8`, ...headers } });
@@ -44,12 +48,12 @@ async function readArguments(
 ): Promise<ArgumentReading | RequestFailure> {
   const path = decodePathValues(rawPathValues);
   let reading: ArgumentReading;
-  if (operation.route.method === 'GET') {
-    reading = readQueryArguments(operation.field.args, path.values, url.searchParams);
-  } else {
+  if (readsBody(operation.route.method)) {
     const read = await readJsonObject(request);
     if ('failure' in read) return read.failure;
     reading = readBodyArguments(operation.field.args, path.values, read.body);
+  } else {
+    reading = readQueryArguments(operation.field.args, path.values, url.searchParams);
   }
   const problems = { ...reading.problems, ...path.problems };
   if (Object.keys(problems).length === 0) return reading;
@@ -81,7 +85,7 @@ function routeAnswer(operation: RestOperation, handler: RouteHandler, sunset: Da
       return errorResponse(status, code, message, { details, requestId: requestState(request).requestId, headers });
     }
     const sofaRequest = canonicalRequest(url, operation.route, reading, operation.pathParameters);
-    const answer = await handler(sofaRequest, { authenticatedRequest: request });
+    const answer = await handler(sofaRequest, { authenticatedRequest: request, nullArguments: nullArguments(reading) });
     return finish(operation, request, answer, headers);
   };
 }
@@ -97,7 +101,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
   const openApiDocument = JSON.stringify(buildOpenApiDocument(options.schema, operations, options.version));
 
   const resources = new Map<string, Resource>();
-  const add = (template: string, method: string, answer: Answer) => {
+  const add = (template: string, method: RestMethod, answer: Answer) => {
     const resource = resources.get(template) ?? { path: parsePathTemplate(template), methods: new Map() };
     if (resource.methods.has(method)) throw new Error(`Two REST routes answer ${method} ${template}`);
     resource.methods.set(method, answer);
@@ -116,12 +120,12 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       for (const resource of ordered) {
         const rawPathValues = matchPath(resource.path, url.pathname);
         if (!rawPathValues) continue;
-        const answer = resource.methods.get(request.method);
+        const answer = resource.methods.get(request.method as RestMethod);
         if (answer) {
           endResponse(await answer(request, url, rawPathValues));
           return;
         }
-        const allow = [...resource.methods.keys()].join(', ');
+        const allow = METHOD_ORDER.filter((method) => resource.methods.has(method)).join(', ');
         endResponse(
           errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allow}`, {
             requestId: requestState(request).requestId,

@@ -1,22 +1,26 @@
-// The request side of a REST route: the JSON object body of a POST, the path parameters, and the request
-// that sofa-api is handed once the arguments are checked: the same path and only those arguments.
+// The request side of a REST route: the JSON object body of a POST, PUT or PATCH, the path parameters, and
+// the request that sofa-api is handed once the arguments are checked: the same method and path and only
+// those arguments.
 import type { ArgumentReading } from './arguments.js';
-import type { RestRoute } from './routes.js';
+import { readsBody, type RestRoute } from './routes.js';
 
 /** Why a request cannot run, as the error body will say it. */
 export type RequestFailure = { status: number; code: string; message: string; details?: Record<string, string> };
 
 type JsonBody = { body: Record<string, unknown> } | { failure: RequestFailure };
 
+/** The body as a JSON object. An empty (or blank) body is `{}` whatever its Content-Type, so actions without
+ * arguments (close, reopen, assign a tag) need no header; any other body must be declared JSON. */
 export async function readJsonObject(request: Request): Promise<JsonBody> {
+  const text = await request.text();
+  if (text.trim() === '') return { body: {} };
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
     return { failure: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The body must be application/json' } };
   }
-  const text = await request.text();
   let body: unknown;
   try {
-    body = text.trim() === '' ? {} : JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     return {
       failure: { status: 400, code: 'VALIDATION_ERROR', message: 'The body is not valid JSON', details: { body: 'must be valid JSON' } },
@@ -43,13 +47,14 @@ export function decodePathValues(raw: Record<string, string>): { values: Record<
   return { values, problems };
 }
 
-/** The request sofa sees: the same path, and only the checked arguments (query for GET, JSON body for POST). */
+/** The request sofa sees: the same method and path, and only the checked arguments (a JSON body for POST,
+ * PUT and PATCH, the query string for GET and DELETE). */
 export function canonicalRequest(url: URL, route: RestRoute, reading: ArgumentReading, pathNames: string[]): Request {
   const target = new URL(url.pathname, url.origin);
   const values = Object.entries(reading.values).filter(([name]) => !pathNames.includes(name));
-  if (route.method === 'POST') {
+  if (readsBody(route.method)) {
     return new Request(target, {
-      method: 'POST',
+      method: route.method,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(Object.fromEntries(values)),
     });
@@ -59,6 +64,13 @@ export function canonicalRequest(url: URL, route: RestRoute, reading: ArgumentRe
       target.searchParams.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
     }
   }
-  return new Request(target, { method: 'GET' });
+  return new Request(target, { method: route.method });
 }
 
+/** The arguments given as null. sofa-api drops null variables (it treats them as absent), but in an update
+ * null clears a field, so the facade hands them to execution itself (sofaRoutes.ts). */
+export function nullArguments(reading: ArgumentReading): string[] {
+  return Object.entries(reading.values)
+    .filter(([, value]) => value === null)
+    .map(([name]) => name);
+}

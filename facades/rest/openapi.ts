@@ -4,6 +4,7 @@
 // (null where nullable) and nothing else is; errors, the guide form and the headers are described as sent.
 import {
   Kind,
+  getNamedType,
   getNullableType,
   isNonNullType,
   isObjectType,
@@ -15,9 +16,11 @@ import {
 } from 'graphql';
 import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { KEY_SCOPES, grants, type Permission } from '../../auth/scopes.js';
+import type { ErrorCode } from '../../resolvers/errors.js';
+import { httpStatusOf } from '../../schema/errors.js';
 import { GUIDE_MEDIA_TYPE, type RestOperation } from './contract.js';
 import { Components, described, inputInnerSchema, inputSchema, outputSchema, type JsonSchema } from './jsonSchema.js';
-import { REST_BASE_PATH } from './routes.js';
+import { readsBody, REST_BASE_PATH } from './routes.js';
 
 type OpenApiDocument = { openapi: '3.1.0'; paths: Record<string, Record<string, unknown>>; [key: string]: unknown };
 
@@ -78,11 +81,46 @@ const ERROR_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
-function errorResponse(description: string, headers: Record<string, unknown>, code?: string): JsonSchema {
-  const schema = code
-    ? { allOf: [ref('schemas', 'Error'), { properties: { error: { properties: { code: { const: code } } } } }] }
-    : ref('schemas', 'Error');
-  return { description, headers, content: { 'application/json': { schema } } };
+/** What each domain error code tells a client, for the responses that document it. */
+const ERROR_MEANINGS: Record<ErrorCode, string> = {
+  VALIDATION_ERROR: 'Invalid parameters or body; `details` gives a reason per field.',
+  UNAUTHORIZED: 'Missing or invalid API key.',
+  INSUFFICIENT_SCOPE: 'The API key lacks the scope this route needs.',
+  ORIGIN_NOT_ALLOWED: 'The Origin header names a page that may not call this service.',
+  NOT_FOUND: 'No such record in this workspace.',
+  INTEGRATION_NOT_FOUND: 'The workspace has no connected integration of that provider (or the conversation’s integration is gone).',
+  CONFLICT: 'The value is already taken by another record; `details` names the field.',
+  INVALID_TRANSITION: 'The conversation’s status does not allow this action; `details` gives `status`, `action` and `allowed_from`.',
+  CONVERSATION_CLOSED: 'The conversation is closed; reopen it to send.',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed; retry later.',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',
+  MESSAGING_WINDOW_CLOSED: 'More than 24 hours since the contact’s last message: only an approved template may be sent.',
+  TEMPLATE_NOT_APPROVED: 'No approved template with that name and language; `details.status` says what there is.',
+  PAYLOAD_TOO_LARGE: 'The body is larger than the service accepts.',
+  RATE_LIMITED: 'Too many requests for this API key; Retry-After says when to retry.',
+  PROVIDER_ERROR: 'The messaging provider refused or failed; `details` says why and whether a retry can help.',
+  SERVICE_UNAVAILABLE: 'The service did not answer in time.',
+  INTERNAL: 'Unexpected server error.',
+};
+
+/** One error answer a route documents: its status, code, meaning and headers. */
+type DocumentedError = { status: number; code: string; meaning: string; headers: Record<string, unknown> };
+
+/** The error response of one status: the Error schema with the code fixed to the possible ones. */
+function errorResponse(errors: readonly DocumentedError[]): JsonSchema {
+  const codes = [...new Set(errors.map((error) => error.code))];
+  const code = codes.length === 1 ? { const: codes[0] } : { enum: codes };
+  const description =
+    errors.length === 1 ? errors[0]!.meaning : errors.map((error) => `\`${error.code}\`: ${error.meaning}`).join('\n\n');
+  return {
+    description,
+    headers: errors[0]!.headers,
+    content: {
+      'application/json': {
+        schema: { allOf: [ref('schemas', 'Error'), { properties: { error: { properties: { code } } } }] },
+      },
+    },
+  };
 }
 
 function securityOf(operation: RestOperation): Record<string, string[]>[] {
@@ -101,8 +139,9 @@ function tagOf(path: string): string {
 
 function parametersOf(operation: RestOperation, components: Components): JsonSchema[] {
   const inPath = (arg: GraphQLArgument) => operation.pathParameters.includes(arg.name);
+  const inQuery = !readsBody(operation.route.method);
   return operation.field.args
-    .filter((arg) => inPath(arg) || operation.route.method === 'GET')
+    .filter((arg) => inPath(arg) || inQuery)
     .map((arg) => ({
       name: arg.name,
       in: inPath(arg) ? 'path' : 'query',
@@ -112,18 +151,21 @@ function parametersOf(operation: RestOperation, components: Components): JsonSch
     }));
 }
 
-function requestBodyOf(operation: RestOperation, components: Components): JsonSchema {
+/** The JSON object body of a POST, PUT or PATCH: the field's arguments that the path does not give. */
+function requestBodyOf(operation: RestOperation, components: Components): JsonSchema | null {
   const bodyArgs = operation.field.args.filter((arg) => !operation.pathParameters.includes(arg.name));
+  if (!readsBody(operation.route.method) || bodyArgs.length === 0) return null;
   const properties = bodyArgs.map((arg) => [arg.name, described(inputSchema(arg.type, components), arg.description)]);
+  const required = bodyArgs.filter(isRequiredArgument).map((arg) => arg.name);
   return {
-    required: true,
+    required: required.length > 0,
     content: {
       'application/json': {
         schema: {
           type: 'object',
-          description: 'The arguments of the GraphQL field; other keys are ignored.',
+          description: 'The arguments of the GraphQL field; other keys are ignored, a key the path gives is refused (400).',
           properties: Object.fromEntries(properties),
-          required: bodyArgs.filter(isRequiredArgument).map((arg) => arg.name),
+          required,
         },
       },
     },
@@ -169,31 +211,41 @@ function responsesOf(operation: RestOperation, components: Components): Record<s
       content: successContent(operation, components),
     },
   };
-  if (field.args.length > 0 || route.method === 'POST') {
-    responses['400'] = errorResponse('Invalid parameters or body (VALIDATION_ERROR, with a reason per field).', headers, 'VALIDATION_ERROR');
+  const domain = (code: ErrorCode): DocumentedError => ({ status: httpStatusOf(code), code, meaning: ERROR_MEANINGS[code], headers });
+  const errors: DocumentedError[] = [];
+  if (field.args.length > 0 || readsBody(route.method)) errors.push(domain('VALIDATION_ERROR'));
+  errors.push({
+    ...domain('UNAUTHORIZED'),
+    headers: { ...pipelineHeaders, 'WWW-Authenticate': ref('headers', 'WwwAuthenticate') },
+  });
+  errors.push(domain('INSUFFICIENT_SCOPE'));
+  const namesRecord = (name: string) => getNamedType(field.args.find((arg) => arg.name === name)!.type).name === 'ID';
+  if (operation.pathParameters.some(namesRecord)) errors.push(domain('NOT_FOUND'));
+  errors.push({
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    meaning: 'The path exists, the method does not; Allow lists the path’s methods.',
+    headers: { ...pipelineHeaders, Allow: ref('headers', 'Allow') },
+  });
+  if (readsBody(route.method)) {
+    errors.push({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', meaning: 'The body is not application/json.', headers });
   }
-  responses['401'] = errorResponse(
-    'Missing or invalid API key.',
-    { ...pipelineHeaders, 'WWW-Authenticate': ref('headers', 'WwwAuthenticate') },
-    'UNAUTHORIZED',
-  );
-  responses['403'] = errorResponse('The API key lacks the scope this route needs.', headers, 'INSUFFICIENT_SCOPE');
-  if (operation.pathParameters.length > 0) responses['404'] = errorResponse('No such record in this workspace.', headers);
-  responses['405'] = errorResponse(
-    'The path exists, the method does not.',
-    { ...pipelineHeaders, Allow: ref('headers', 'Allow') },
-    'METHOD_NOT_ALLOWED',
-  );
-  if (route.method === 'POST') {
-    responses['415'] = errorResponse('The body is not application/json.', headers, 'UNSUPPORTED_MEDIA_TYPE');
+  for (const code of route.errors ?? []) errors.push(domain(code));
+  for (const status of [...new Set(errors.map((error) => error.status))].sort((a, b) => a - b)) {
+    responses[String(status)] = errorResponse(errors.filter((error) => error.status === status));
   }
-  responses['default'] = errorResponse('Any other error (for example 429, 500), in the same form.', pipelineHeaders);
+  responses['default'] = {
+    description: 'Any other error (for example 429, 500), in the same form.',
+    headers: pipelineHeaders,
+    content: { 'application/json': { schema: ref('schemas', 'Error') } },
+  };
   return responses;
 }
 
 function operationObject(operation: RestOperation, components: Components): Record<string, unknown> {
   const { route, field } = operation;
   const parameters = parametersOf(operation, components);
+  const requestBody = requestBodyOf(operation, components);
   const guideNote = operation.guide
     ? ` Send \`Accept: ${GUIDE_MEDIA_TYPE}\` for the guide form \`{${operation.guide.key}, hasMore}\`.`
     : '';
@@ -208,7 +260,7 @@ function operationObject(operation: RestOperation, components: Components): Reco
     ...(route.deprecated ? { deprecated: true } : {}),
     security: securityOf(operation),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.method === 'POST' ? { requestBody: requestBodyOf(operation, components) } : {}),
+    ...(requestBody ? { requestBody } : {}),
     responses: responsesOf(operation, components),
   };
 }

@@ -1,8 +1,17 @@
 // The REST surface under /api/v1, as data: each route names the GraphQL field that serves it. sofa-api turns
 // every entry into an HTTP handler (facades/rest/sofaRoutes.ts) and the same table generates the OpenAPI
 // document (facades/rest/openapi.ts). Adding a route over an existing GraphQL field is one entry here.
+import type { ErrorCode } from '../../resolvers/errors.js';
 
 export const REST_BASE_PATH = '/api/v1';
+
+/** GET runs a Query field; the others run Mutation fields. */
+export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Methods whose arguments (beyond the path) come from a JSON object body; GET and DELETE read the query string. */
+export function readsBody(method: RestMethod): boolean {
+  return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
 
 /** Where the guide form of a list response puts its items (see GUIDE_MEDIA_TYPE in README). */
 export type GuideKey = 'conversations' | 'customers' | 'users' | 'templates' | 'tags';
@@ -10,7 +19,7 @@ export type GuideKey = 'conversations' | 'customers' | 'users' | 'templates' | '
 export type RestRoute = {
   /** The OpenAPI operationId. */
   operationId: string;
-  method: 'GET' | 'POST';
+  method: RestMethod;
   /** Under REST_BASE_PATH; `{name}` segments are path parameters named as the field's arguments. */
   path: string;
   /** The GraphQL root field that answers, `Query.<field>` or `Mutation.<field>`. */
@@ -19,6 +28,9 @@ export type RestRoute = {
   status?: 200 | 201;
   /** The key of the guide form `{<key>: [...], hasMore}`, for list routes the guides describe. */
   guideKey?: GuideKey;
+  /** Error codes this route answers beyond those every route documents (400, 401, 403, 405, 415, and 404 when
+   * the path names a record by id); each is documented with its status and the OpenAPI test provokes it. */
+  errors?: readonly ErrorCode[];
   /** A deprecated alias: when it was deprecated and the path of the route that replaces it. */
   deprecated?: { since: Date; successor: string };
 };
@@ -26,8 +38,11 @@ export type RestRoute = {
 /** The customers routes were published already deprecated in favour of the contacts routes (RFC 9745 date). */
 const CUSTOMERS_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
 
+const TEMPLATE_ERRORS: readonly ErrorCode[] = ['INTEGRATION_NOT_FOUND', 'PROVIDER_ERROR'];
+
 export const REST_ROUTES: readonly RestRoute[] = [
   { operationId: 'listUsers', method: 'GET', path: '/users', field: 'Query.users', guideKey: 'users' },
+
   {
     operationId: 'listConversations',
     method: 'GET',
@@ -35,7 +50,79 @@ export const REST_ROUTES: readonly RestRoute[] = [
     field: 'Query.conversations',
     guideKey: 'conversations',
   },
+  {
+    operationId: 'searchConversations',
+    method: 'GET',
+    path: '/conversations/search',
+    field: 'Query.conversationSearch',
+    guideKey: 'conversations',
+  },
+  { operationId: 'getConversation', method: 'GET', path: '/conversations/{id}', field: 'Query.conversation' },
+  { operationId: 'updateConversation', method: 'PATCH', path: '/conversations/{id}', field: 'Mutation.conversationUpdate' },
+  {
+    operationId: 'closeConversation',
+    method: 'POST',
+    path: '/conversations/{id}/close',
+    field: 'Mutation.conversationClose',
+    errors: ['INVALID_TRANSITION'],
+  },
+  {
+    operationId: 'reopenConversation',
+    method: 'POST',
+    path: '/conversations/{id}/reopen',
+    field: 'Mutation.conversationReopen',
+    errors: ['INVALID_TRANSITION'],
+  },
+  {
+    operationId: 'listConversationNotes',
+    method: 'GET',
+    path: '/conversations/{conversation_id}/notes',
+    field: 'Query.conversationNotes',
+  },
+  {
+    operationId: 'createConversationNote',
+    method: 'POST',
+    path: '/conversations/{conversation_id}/notes',
+    field: 'Mutation.conversationNoteCreate',
+    status: 201,
+  },
+  { operationId: 'updateConversationNote', method: 'PATCH', path: '/conversations/notes/{id}', field: 'Mutation.conversationNoteUpdate' },
+  { operationId: 'deleteConversationNote', method: 'DELETE', path: '/conversations/notes/{id}', field: 'Mutation.conversationNoteDelete' },
+  {
+    operationId: 'listConversationSummaries',
+    method: 'GET',
+    path: '/conversations/{conversation_id}/summaries',
+    field: 'Query.conversationSummaries',
+  },
+  {
+    operationId: 'createConversationSummary',
+    method: 'POST',
+    path: '/conversations/{conversation_id}/summaries',
+    field: 'Mutation.conversationSummaryCreate',
+    status: 201,
+  },
+  {
+    operationId: 'updateConversationSummary',
+    method: 'PATCH',
+    path: '/conversations/summaries/{id}',
+    field: 'Mutation.conversationSummaryUpdate',
+  },
+  {
+    operationId: 'deleteConversationSummary',
+    method: 'DELETE',
+    path: '/conversations/summaries/{id}',
+    field: 'Mutation.conversationSummaryDelete',
+  },
+
   { operationId: 'listContacts', method: 'GET', path: '/contacts', field: 'Query.contacts', guideKey: 'customers' },
+  {
+    operationId: 'createContact',
+    method: 'POST',
+    path: '/contacts',
+    field: 'Mutation.contactCreate',
+    status: 201,
+    errors: ['CONFLICT'],
+  },
   {
     operationId: 'searchContacts',
     method: 'GET',
@@ -43,7 +130,33 @@ export const REST_ROUTES: readonly RestRoute[] = [
     field: 'Query.contactSearch',
     guideKey: 'customers',
   },
+  { operationId: 'importContacts', method: 'POST', path: '/contacts/import', field: 'Mutation.contactsBulkImport' },
   { operationId: 'getContact', method: 'GET', path: '/contacts/{id}', field: 'Query.contact' },
+  { operationId: 'updateContact', method: 'PATCH', path: '/contacts/{id}', field: 'Mutation.contactUpdate', errors: ['CONFLICT'] },
+  { operationId: 'deleteContact', method: 'DELETE', path: '/contacts/{id}', field: 'Mutation.contactDelete' },
+  {
+    operationId: 'listContactChannels',
+    method: 'GET',
+    path: '/contacts/{customer_id}/channels',
+    field: 'Query.contactChannels',
+  },
+  {
+    operationId: 'addContactChannel',
+    method: 'POST',
+    path: '/contacts/{customer_id}/channels',
+    field: 'Mutation.contactChannelAdd',
+    status: 201,
+    errors: ['CONFLICT'],
+  },
+  {
+    operationId: 'removeContactChannel',
+    method: 'DELETE',
+    path: '/contacts/channels/{id}',
+    field: 'Mutation.contactChannelRemove',
+  },
+  { operationId: 'assignTag', method: 'PUT', path: '/contacts/{customer_id}/tags/{tag_id}', field: 'Mutation.tagAssign' },
+  { operationId: 'unassignTag', method: 'DELETE', path: '/contacts/{customer_id}/tags/{tag_id}', field: 'Mutation.tagUnassign' },
+
   {
     operationId: 'listCustomers',
     method: 'GET',
@@ -67,8 +180,10 @@ export const REST_ROUTES: readonly RestRoute[] = [
     field: 'Query.contact',
     deprecated: { since: CUSTOMERS_DEPRECATED_SINCE, successor: '/contacts/{id}' },
   },
+
   { operationId: 'listTags', method: 'GET', path: '/tags', field: 'Query.tags', guideKey: 'tags' },
-  { operationId: 'createTag', method: 'POST', path: '/tags', field: 'Mutation.tagCreate', status: 201 },
+  { operationId: 'createTag', method: 'POST', path: '/tags', field: 'Mutation.tagCreate', status: 201, errors: ['CONFLICT'] },
+
   // The spec's /api/v1/chat/templates: "chat" stands for the provider's name (`sandbox`, `whatsapp`).
   {
     operationId: 'listProviderTemplates',
@@ -76,7 +191,31 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/{provider}/templates',
     field: 'Query.templates',
     guideKey: 'templates',
+    errors: TEMPLATE_ERRORS,
   },
-  { operationId: 'listTemplates', method: 'GET', path: '/templates', field: 'Query.templates', guideKey: 'templates' },
-  { operationId: 'sendMessage', method: 'POST', path: '/messages', field: 'Mutation.messageSend', status: 201 },
+  {
+    operationId: 'listTemplates',
+    method: 'GET',
+    path: '/templates',
+    field: 'Query.templates',
+    guideKey: 'templates',
+    errors: TEMPLATE_ERRORS,
+  },
+  {
+    operationId: 'sendMessage',
+    method: 'POST',
+    path: '/messages',
+    field: 'Mutation.messageSend',
+    status: 201,
+    errors: [
+      'NOT_FOUND',
+      'INTEGRATION_NOT_FOUND',
+      'CONVERSATION_CLOSED',
+      'IDEMPOTENCY_KEY_IN_USE',
+      'IDEMPOTENCY_KEY_REUSED',
+      'MESSAGING_WINDOW_CLOSED',
+      'TEMPLATE_NOT_APPROVED',
+      'PROVIDER_ERROR',
+    ],
+  },
 ];

@@ -11,8 +11,9 @@ import { SELECTION_DEPTH, type RestOperation } from './contract.js';
 import { sofaPath } from './paths.js';
 import { REST_BASE_PATH } from './routes.js';
 
-/** What the REST facade hands to sofa with each request: the request that Yoga authenticated. */
-export type SofaServerContext = { authenticatedRequest: Request };
+/** What the REST facade hands to sofa with each request: the request that Yoga authenticated, and the
+ * arguments the client set to null (sofa drops null variables; see nullArguments in inputs.ts). */
+export type SofaServerContext = { authenticatedRequest: Request; nullArguments: readonly string[] };
 
 export type RouteHandler = (request: Request, context: SofaServerContext) => Promise<Response>;
 
@@ -43,13 +44,16 @@ export function createRouteHandler(
   onUnexpected: (error: unknown) => void,
 ): RouteHandler {
   const { route } = operation;
-  const runThroughYoga = (args: ExecutionArgs): Promise<ExecutionResult> =>
-    gateway.execute({
-      request: (args.contextValue as SofaServerContext).authenticatedRequest,
+  const runThroughYoga = (args: ExecutionArgs): Promise<ExecutionResult> => {
+    const { authenticatedRequest, nullArguments } = args.contextValue as SofaServerContext;
+    const nulls = Object.fromEntries(nullArguments.map((name) => [name, null]));
+    return gateway.execute({
+      request: authenticatedRequest,
       document: args.document,
-      variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined,
+      variables: { ...args.variableValues, ...nulls },
       operationName: args.operationName ?? undefined,
     });
+  };
   const sofa = createSofa({
     basePath: REST_BASE_PATH,
     schema: operation.view,

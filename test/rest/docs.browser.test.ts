@@ -58,6 +58,10 @@ describe('the API reference at /docs', () => {
     });
     expect(await page.locator('.info .title').innerText()).toContain('Messaging CRM API');
     expect(await page.locator('.opblock-deprecated').count()).toBe(3);
+    for (const method of ['put', 'patch', 'delete']) {
+      const documented = operations.filter((operation) => operation === method).length;
+      expect(await page.locator(`.opblock-${method}`).count(), method).toBe(documented);
+    }
     const paths = await page.locator('.opblock-summary-path, .opblock-summary-path__deprecated').allInnerTexts();
     expect(paths.map((path) => path.replace(/\u200b/g, ''))).toEqual(expect.arrayContaining(['/api/v1/contacts/{id}', '/api/v1/customers']));
 

@@ -1,7 +1,11 @@
 // Test data for the REST facade tests: a workspace with contacts, conversations and a tag written straight
-// through Prisma (setup only; every assertion goes through HTTP), and the spec's field lists.
+// through Prisma (setup only; every assertion goes through HTTP), the spec's field lists, request helpers,
+// and the answer of a named GraphQL operation to compare REST answers with.
+import { expect } from 'vitest';
+import { print } from 'graphql';
 import type { Harness } from '../support/harness.js';
 import type { CreatedWorkspace } from '../../resolvers/workspaces.js';
+import { operation } from '../../facades/operations.js';
 
 /** The fields of each resource, as the spec's tables list them (all required in responses). */
 export const SPEC_FIELDS = {
@@ -82,13 +86,31 @@ export async function getJson(h: Harness, path: string, init: RequestInit & { ke
   return { response, status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
 }
 
+/** A request with a JSON body (none when body is undefined), answered as {status, headers, body}. */
+export function sendJson(h: Harness, method: string, path: string, key: string, body?: unknown) {
+  const payload = body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  return getJson(h, path, { method, key, ...payload });
+}
+
 export function postJson(h: Harness, path: string, key: string, body: unknown) {
-  return getJson(h, path, {
-    method: 'POST',
-    key,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  return sendJson(h, 'POST', path, key, body);
 }
 
 export const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** What the MCP tool over a named operation answers: the operation's root field, here run through /graphql. */
+export async function operationResult(h: Harness, key: string, name: string, variables: Record<string, unknown> = {}) {
+  const { body } = await h.graphql(key, print(operation(name)), variables);
+  if (body.errors) throw new Error(`${name}: ${JSON.stringify(body.errors)}`);
+  return Object.values(body.data ?? {})[0];
+}
+
+/** The answer is the spec's error object with this status and these fields, and the request id of its header. */
+export function expectError(
+  answer: { status: number; headers: Headers; body: { error: unknown } },
+  status: number,
+  error: Record<string, unknown>,
+): void {
+  expect(answer.status).toBe(status);
+  expect(answer.body.error).toMatchObject({ ...error, request_id: answer.headers.get('x-request-id') });
+}

@@ -4,11 +4,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openHarness, type Harness } from '../support/harness.js';
-import { GUIDE, seedWorkspace, type Seeded } from './fixtures.js';
-import { REST_BASE_PATH, REST_ROUTES, type RestRoute } from '../../facades/rest/routes.js';
+import { GUIDE, seedWorkspace, sendJson, type Seeded } from './fixtures.js';
+import { readsBody, REST_BASE_PATH, REST_ROUTES, type RestRoute } from '../../facades/rest/routes.js';
+import { createIntegration } from '../../resolvers/integrations.js';
+import { KEY_SCOPES } from '../../auth/scopes.js';
 
-type Operation = { operationId: string; responses: Record<string, Described> };
-type Described = { headers?: Record<string, { $ref?: string }>; content?: Record<string, unknown> };
+type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, Described> };
+type Described = { headers?: Record<string, { $ref?: string }>; content?: Record<string, { schema: ErrorSchema }> };
+/** The documented error codes sit in the second part of an error response's `allOf`. */
+type ErrorSchema = { allOf?: [unknown, { properties: { error: { properties: { code: { const?: string; enum?: string[] } } } } }] };
 type OpenApi = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { headers: Record<string, HeaderObject> } };
 type HeaderObject = { required?: boolean; schema: object };
 
@@ -18,22 +22,95 @@ let h: Harness;
 let seed: Seeded;
 let document: OpenApi;
 let ajv: Ajv2020;
-/** A conversation whose contact wrote within the last 24 hours, so free-form sends are allowed. */
-let openConversationId: string;
+let records: Records;
+
+/** What the samples act on beyond the seeded workspace: each success sample that changes something gets a
+ * record of its own, and each route-specific error a record in the state that provokes it. */
+type Records = {
+  /** The contact wrote within the last 24 hours, so free-form sends are allowed. */
+  openConversationId: string;
+  /** The contact last wrote two days ago. */
+  staleConversationId: string;
+  /** The contact's wa_id starts with 999, which the sandbox cannot deliver to. */
+  undeliverableConversationId: string;
+  toClose: string;
+  toReopen: string;
+  /** A contact written through REST, so it has channels; WRITER_PHONE is its phone. */
+  writerId: string;
+  contactToDelete: string;
+  channelToRemove: string;
+  noteToEdit: string;
+  noteToDelete: string;
+  summaryToEdit: string;
+  summaryToDelete: string;
+  foreign: { conversationId: string; noteId: string; summaryId: string; channelId: string; tagId: string };
+  /** A key of a workspace whose newest integration is whatsapp, at a Graph API that does not answer. */
+  whatsappKey: string;
+};
+
+const WRITER_PHONE = '+15550109999';
+const MISSING_ID = '01960000-0000-7000-8000-000000000000';
+
+async function createRecords(): Promise<Records> {
+  const prisma = h.db.prisma;
+  const company_id = seed.workspace.workspace_id;
+  const integration_id = seed.workspace.integration_id;
+  const idOf = async (method: string, path: string, body?: unknown, key = seed.key): Promise<string> => {
+    const answer = await sendJson(h, method, path, key, body);
+    expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+    return answer.body.id;
+  };
+  const conversation = async (customer_id: string, status: string, last_message_at: Date | null) =>
+    (await prisma.conversation.create({ data: { company_id, customer_id, integration_id, provider: 'sandbox', status, last_message_at } })).id;
+  const undeliverable = await prisma.customer.create({ data: { company_id, name: 'Nowhere', wa_id: '9990001112' } });
+  const active = seed.conversationIds.active;
+
+  const otherWorkspaceId = (await prisma.customer.findUniqueOrThrow({ where: { id: seed.foreignContactId } })).company_id;
+  const otherKey = await h.key(otherWorkspaceId, ['customers', 'conversations', 'tags']);
+  const foreignConversationId = (
+    await prisma.conversation.create({ data: { company_id: otherWorkspaceId, customer_id: seed.foreignContactId, provider: 'sandbox' } })
+  ).id;
+
+  const whatsapp = await h.workspace();
+  await createIntegration(h.services, {
+    workspaceId: whatsapp.workspace_id,
+    provider: 'whatsapp',
+    phone_number_id: `${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+    business_account_id: '1234567890',
+    access_token: 'unused-token',
+    app_secret: 'unused-secret',
+  });
+
+  const writerId = await idOf('POST', '/api/v1/contacts', { name: 'Writer', phone_number: WRITER_PHONE });
+  return {
+    openConversationId: await conversation(seed.fullContactId, 'active', new Date()),
+    staleConversationId: await conversation(seed.fullContactId, 'active', new Date(Date.now() - 48 * 3600_000)),
+    undeliverableConversationId: await conversation(undeliverable.id, 'active', new Date()),
+    toClose: await conversation(seed.fullContactId, 'active', new Date()),
+    toReopen: await conversation(seed.fullContactId, 'closed', new Date()),
+    writerId,
+    contactToDelete: await idOf('POST', '/api/v1/contacts', { name: 'Leaving' }),
+    channelToRemove: await idOf('POST', `/api/v1/contacts/${writerId}/channels`, { type: 'email', value: 'writer@example.com' }),
+    noteToEdit: await idOf('POST', `/api/v1/conversations/${active}/notes`, { body: 'First call' }),
+    noteToDelete: await idOf('POST', `/api/v1/conversations/${active}/notes`, { body: 'Wrong thread' }),
+    summaryToEdit: await idOf('POST', `/api/v1/conversations/${active}/summaries`, { body: 'Asked for a refund' }),
+    summaryToDelete: await idOf('POST', `/api/v1/conversations/${active}/summaries`, { body: 'Draft' }),
+    foreign: {
+      conversationId: foreignConversationId,
+      noteId: await idOf('POST', `/api/v1/conversations/${foreignConversationId}/notes`, { body: 'Theirs' }, otherKey),
+      summaryId: await idOf('POST', `/api/v1/conversations/${foreignConversationId}/summaries`, { body: 'Theirs' }, otherKey),
+      channelId: await idOf('POST', `/api/v1/contacts/${seed.foreignContactId}/channels`, { type: 'email', value: 'theirs@example.com' }, otherKey),
+      tagId: await idOf('POST', '/api/v1/tags', { name: 'theirs' }, otherKey),
+    },
+    whatsappKey: whatsapp.api_key,
+  };
+}
 
 beforeAll(async () => {
-  h = await openHarness();
+  // This file sends several hundred requests with one key within a minute.
+  h = await openHarness({ rateLimitPerMinute: 10_000 });
   seed = await seedWorkspace(h);
-  const open = await h.db.prisma.conversation.create({
-    data: {
-      company_id: seed.workspace.workspace_id,
-      customer_id: seed.fullContactId,
-      integration_id: seed.workspace.integration_id,
-      provider: 'sandbox',
-      last_message_at: new Date(),
-    },
-  });
-  openConversationId = open.id;
+  records = await createRecords();
   document = await (await h.fetch('/api/v1/openapi.json')).json();
   ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
@@ -45,24 +122,153 @@ function pointer(...parts: string[]): string {
   return `openapi#/${parts.map((part) => encodeURIComponent(part.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/')}`;
 }
 
-/** Valid and invalid inputs for each route of the table: a route without them fails the coverage test. */
-type Sample = { path?: Record<string, string>; query?: string; badQuery?: string; body?: () => unknown; badBody?: unknown; foreign?: Record<string, string> };
+/** A request that provokes one of a route's own error codes; `before` puts a record in the needed state. */
+type Provocation = {
+  path?: Record<string, string>;
+  query?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  key?: string;
+  before?: () => Promise<unknown>;
+};
+
+/** Valid and invalid inputs for each route of the table: a route without them fails the coverage test.
+ * `errors` provokes each code of the route's `errors` list. */
+type Sample = {
+  path?: Record<string, string>;
+  query?: string;
+  badQuery?: string;
+  body?: () => unknown;
+  badBody?: unknown;
+  foreign?: Record<string, string>;
+  errors?: Record<string, Provocation>;
+};
+
 const samples = (): Record<string, Sample> => {
+  const ids = seed.conversationIds;
   const contact = { path: { id: seed.fullContactId }, foreign: { id: seed.foreignContactId } };
+  const conversation = (id: string) => ({ path: { id }, foreign: { id: records.foreign.conversationId } });
+  const ofConversation = { path: { conversation_id: ids.active }, foreign: { conversation_id: records.foreign.conversationId } };
+  const ofWriter = { path: { customer_id: records.writerId }, foreign: { customer_id: seed.foreignContactId } };
+  const tagging = (customer_id: string) => ({
+    path: { customer_id, tag_id: seed.tagId },
+    foreign: { customer_id: seed.foreignContactId, tag_id: records.foreign.tagId },
+  });
+  const open = records.openConversationId;
+  const sendWithKey = (key: string, body: string) => () =>
+    h.fetch('/api/v1/messages', {
+      method: 'POST',
+      key: seed.key,
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ conversation_id: open, body }),
+    });
   return {
     listUsers: {},
     listConversations: { query: '?limit=2&status=open', badQuery: '?limit=abc' },
+    searchConversations: { query: '?q=ada', badQuery: '?q=' },
+    getConversation: conversation(ids.active),
+    updateConversation: { ...conversation(ids.active), body: () => ({ details: { topic: 'returns' } }), badBody: { service_enabled: 'yes' } },
+    closeConversation: { ...conversation(records.toClose), errors: { INVALID_TRANSITION: { path: { id: ids.closed } } } },
+    reopenConversation: { ...conversation(records.toReopen), errors: { INVALID_TRANSITION: { path: { id: ids.active } } } },
+    listConversationNotes: { ...ofConversation, query: '?limit=1', badQuery: '?limit=0' },
+    createConversationNote: { ...ofConversation, body: () => ({ body: 'Called back' }), badBody: { body: 5 } },
+    updateConversationNote: {
+      path: { id: records.noteToEdit },
+      foreign: { id: records.foreign.noteId },
+      body: () => ({ body: 'Called back twice' }),
+      badBody: { body: null },
+    },
+    deleteConversationNote: { path: { id: records.noteToDelete }, foreign: { id: records.foreign.noteId } },
+    listConversationSummaries: { ...ofConversation, query: '?limit=1', badQuery: '?cursor=x' },
+    createConversationSummary: { ...ofConversation, body: () => ({ body: 'Refund sent' }), badBody: {} },
+    updateConversationSummary: {
+      path: { id: records.summaryToEdit },
+      foreign: { id: records.foreign.summaryId },
+      body: () => ({ body: 'Refund sent on Friday' }),
+      badBody: { body: ' ' },
+    },
+    deleteConversationSummary: { path: { id: records.summaryToDelete }, foreign: { id: records.foreign.summaryId } },
     listContacts: { query: '?limit=1', badQuery: '?cursor=x' },
+    createContact: {
+      body: () => ({ name: 'Grace', email: `grace${Math.random()}@example.com` }),
+      badBody: { email: 'not an address' },
+      errors: { CONFLICT: { body: { name: 'Copy', phone_number: WRITER_PHONE } } },
+    },
     searchContacts: { query: '?q=ada', badQuery: '?q=' },
+    importContacts: { body: () => ({ contacts: [{ name: 'Imported' }, { email: 'nope' }] }), badBody: { contacts: 'everyone' } },
     getContact: contact,
+    updateContact: {
+      path: { id: records.writerId },
+      foreign: { id: seed.foreignContactId },
+      body: () => ({ name: 'Writer Two', notes: null }),
+      badBody: { name: 5 },
+      errors: { CONFLICT: { path: { id: seed.bareContactId }, body: { phone_number: WRITER_PHONE } } },
+    },
+    deleteContact: { path: { id: records.contactToDelete }, foreign: { id: seed.foreignContactId } },
+    listContactChannels: ofWriter,
+    addContactChannel: {
+      ...ofWriter,
+      body: () => ({ type: 'email', value: `writer${Math.random()}@example.com` }),
+      badBody: { type: 'fax', value: '1' },
+      errors: { CONFLICT: { path: { customer_id: seed.bareContactId }, body: { type: 'phone', value: WRITER_PHONE } } },
+    },
+    removeContactChannel: { path: { id: records.channelToRemove }, foreign: { id: records.foreign.channelId } },
+    assignTag: tagging(seed.bareContactId),
+    unassignTag: tagging(seed.fullContactId),
     listCustomers: { query: '?limit=1', badQuery: '?limit=0' },
     searchCustomers: { query: '?q=ada', badQuery: '' },
     getCustomer: contact,
     listTags: {},
-    createTag: { body: () => ({ name: `tag ${Math.random()}`, color: '#000000' }), badBody: { name: 5 } },
-    listProviderTemplates: { path: { provider: 'sandbox' }, query: '?status=approved', badQuery: '?status=archived' },
-    listTemplates: { query: '?status=pending', badQuery: '?status=archived' },
-    sendMessage: { body: () => ({ conversation_id: openConversationId, body: 'Your order ships today.' }), badBody: { conversation_id: 'x' } },
+    createTag: {
+      body: () => ({ name: `tag ${Math.random()}`, color: '#000000' }),
+      badBody: { name: 5 },
+      errors: { CONFLICT: { body: { name: 'vip' } } },
+    },
+    listProviderTemplates: {
+      path: { provider: 'sandbox' },
+      query: '?status=approved',
+      badQuery: '?status=archived',
+      errors: {
+        INTEGRATION_NOT_FOUND: { path: { provider: 'whatsapp' } },
+        PROVIDER_ERROR: { path: { provider: 'whatsapp' }, key: records.whatsappKey },
+      },
+    },
+    listTemplates: {
+      query: '?status=pending',
+      badQuery: '?status=archived',
+      errors: { INTEGRATION_NOT_FOUND: { query: '?provider=whatsapp' }, PROVIDER_ERROR: { key: records.whatsappKey } },
+    },
+    sendMessage: {
+      body: () => ({ conversation_id: open, body: 'Your order ships today.' }),
+      badBody: { conversation_id: 'x' },
+      errors: {
+        NOT_FOUND: { body: { conversation_id: MISSING_ID, body: 'Hello' } },
+        INTEGRATION_NOT_FOUND: { body: { conversation_id: ids.pending, body: 'Hello' } },
+        CONVERSATION_CLOSED: { body: { conversation_id: ids.closed, body: 'Hello' } },
+        MESSAGING_WINDOW_CLOSED: { body: { conversation_id: records.staleConversationId, body: 'Hello' } },
+        TEMPLATE_NOT_APPROVED: {
+          body: { conversation_id: open, template: { name: 'shipping_discount', language: 'en_US', parameters: [] } },
+        },
+        PROVIDER_ERROR: { body: { conversation_id: records.undeliverableConversationId, body: 'Hello' } },
+        IDEMPOTENCY_KEY_REUSED: {
+          before: sendWithKey('reused', 'First'),
+          headers: { 'idempotency-key': 'reused' },
+          body: { conversation_id: open, body: 'Second' },
+        },
+        // A request that died after reserving its key leaves it in flight until it expires.
+        IDEMPOTENCY_KEY_IN_USE: {
+          before: async () => {
+            await sendWithKey('stuck', 'Once')();
+            await h.db.prisma.idempotencyKey.updateMany({
+              where: { company_id: seed.workspace.workspace_id, key: 'stuck' },
+              data: { state: 'in_flight' },
+            });
+          },
+          headers: { 'idempotency-key': 'stuck' },
+          body: { conversation_id: open, body: 'Once' },
+        },
+      },
+    },
   };
 };
 
@@ -70,27 +276,55 @@ function urlOf(route: RestRoute, values: Record<string, string> = {}, query = ''
   return `${REST_BASE_PATH}${route.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x')}${query}`;
 }
 
-type Exchange = { route: RestRoute; url: string; init: RequestInit & { key?: string } };
+type Exchange = {
+  route: RestRoute;
+  url: string;
+  init: RequestInit & { key?: string };
+  /** For a provocation: the code the response must carry. */
+  code?: string;
+  before?: () => Promise<unknown>;
+};
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 function exchangesOf(route: RestRoute, sample: Sample, keys: { all: string; narrow: string }): Exchange[] {
   const url = urlOf(route, sample.path, sample.query);
-  const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const ok = route.method === 'POST' ? json(sample.body?.()) : {};
+  const withBody = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method: route.method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  // A body route without a body sample is sent no body at all: it needs no Content-Type then.
+  const ok = readsBody(route.method) && sample.body ? withBody(sample.body()) : { method: route.method };
+  const unanswered = METHODS.find((method) => !REST_ROUTES.some((other) => other.path === route.path && other.method === method))!;
   const exchanges: Exchange[] = [
     { route, url, init: { ...ok, key: keys.all } },
     { route, url, init: { ...ok } },
     { route, url, init: { ...ok, key: keys.narrow } },
-    { route, url, init: { method: 'DELETE', key: keys.all } },
+    { route, url, init: { method: unanswered, key: keys.all } },
   ];
   if (route.guideKey) exchanges.push({ route, url, init: { key: keys.all, headers: { accept: GUIDE } } });
   if (sample.badQuery !== undefined) {
     exchanges.push({ route, url: urlOf(route, sample.path, sample.badQuery), init: { key: keys.all } });
   }
-  if (sample.path) exchanges.push({ route, url: urlOf(route, { id: 'not-a-uuid' }), init: { key: keys.all } });
-  if (sample.foreign) exchanges.push({ route, url: urlOf(route, sample.foreign, sample.query), init: { key: keys.all } });
-  if (sample.badBody) exchanges.push({ route, url, init: { ...json(sample.badBody), key: keys.all } });
-  if (route.method === 'POST') {
-    exchanges.push({ route, url, init: { method: 'POST', key: keys.all, headers: { 'content-type': 'text/plain' }, body: 'x' } });
+  if (sample.path) {
+    const malformed = Object.fromEntries(Object.keys(sample.path).map((name) => [name, 'not-a-uuid']));
+    exchanges.push({ route, url: urlOf(route, malformed, sample.query), init: { ...ok, key: keys.all } });
+  }
+  if (sample.foreign) exchanges.push({ route, url: urlOf(route, sample.foreign, sample.query), init: { ...ok, key: keys.all } });
+  if (sample.badBody) exchanges.push({ route, url, init: { ...withBody(sample.badBody), key: keys.all } });
+  if (readsBody(route.method)) {
+    exchanges.push({ route, url, init: { method: route.method, key: keys.all, headers: { 'content-type': 'text/plain' }, body: 'x' } });
+  }
+  for (const [code, provocation] of Object.entries(sample.errors ?? {})) {
+    const init = readsBody(route.method) ? withBody(provocation.body ?? {}, provocation.headers) : { headers: provocation.headers ?? {} };
+    exchanges.push({
+      route,
+      url: urlOf(route, { ...sample.path, ...provocation.path }, provocation.query ?? sample.query),
+      init: { ...init, key: provocation.key ?? keys.all },
+      code,
+      ...(provocation.before ? { before: provocation.before } : {}),
+    });
   }
   return exchanges;
 }
@@ -115,7 +349,7 @@ async function checkAgainstDocument(operation: Operation, response: Response): P
   const validate = ajv.getSchema(pointer('paths', path[0], method, 'responses', String(response.status), 'content', mediaType, 'schema'))!;
   const body = await response.json();
   expect(validate(body), `${operation.operationId} ${response.status} ${JSON.stringify(validate.errors)}`).toBe(true);
-  return `${operation.operationId} ${response.status} ${mediaType}`;
+  return [operation.operationId, response.status, mediaType, ...(response.status >= 400 ? [body.error.code] : [])].join(' ');
 }
 
 function documentedResponses(): string[] {
@@ -123,7 +357,14 @@ function documentedResponses(): string[] {
     Object.values(item).flatMap((operation) =>
       Object.entries(operation.responses)
         .filter(([status]) => status !== 'default')
-        .flatMap(([status, response]) => Object.keys(response.content ?? {}).map((type) => `${operation.operationId} ${status} ${type}`)),
+        .flatMap(([status, response]) =>
+          Object.entries(response.content ?? {}).flatMap(([type, { schema }]) => {
+            const code = schema.allOf?.[1].properties.error.properties.code;
+            const codes = code ? (code.enum ?? [code.const!]) : [];
+            const described = `${operation.operationId} ${status} ${type}`;
+            return codes.length > 0 ? codes.map((one) => `${described} ${one}`) : [described];
+          }),
+        ),
     ),
   );
 }
@@ -145,16 +386,53 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     }
   });
 
-  it('every route’s live responses, success and error, validate against it, and every documented response occurs', async () => {
-    const keys = { all: seed.key, narrow: await h.key(seed.workspace.workspace_id, ['webhooks']) };
+  it('documents each method of a path: its success status, its body (none for DELETE) and its own error codes by status', () => {
+    const codesOf = (path: string, method: string, status: string) => {
+      const code = document.paths[path]![method]!.responses[status]!.content!['application/json']!.schema.allOf![1].properties.error.properties.code;
+      return code.enum ?? [code.const];
+    };
+    const bodyOf = (path: string, method: string) =>
+      (document.paths[path]![method] as unknown as { requestBody?: { content: Record<string, { schema: { properties: object } }> } }).requestBody;
+    const contact = document.paths['/api/v1/contacts/{id}']!;
+    expect(Object.keys(contact)).toEqual(['get', 'patch', 'delete']);
+    expect(Object.keys(contact['patch']!.responses)).toEqual(['200', '400', '401', '403', '404', '405', '409', '415', 'default']);
+    expect(Object.keys(contact['delete']!.responses)).toEqual(['200', '400', '401', '403', '404', '405', 'default']);
+    expect(Object.keys(bodyOf('/api/v1/contacts/{id}', 'patch')!.content['application/json']!.schema.properties)).not.toContain('id');
+    expect(bodyOf('/api/v1/contacts/{id}', 'delete')).toBeUndefined();
+    expect(bodyOf('/api/v1/conversations/{id}/close', 'post')).toBeUndefined();
+    expect(Object.keys(document.paths['/api/v1/contacts']!['post']!.responses)).toContain('201');
+    expect(Object.keys(document.paths['/api/v1/contacts/{customer_id}/tags/{tag_id}']!)).toEqual(['put', 'delete']);
+    expect(codesOf('/api/v1/conversations/{id}/close', 'post', '409')).toEqual(['INVALID_TRANSITION']);
+    expect(codesOf('/api/v1/messages', 'post', '404')).toEqual(['NOT_FOUND', 'INTEGRATION_NOT_FOUND']);
+    expect(codesOf('/api/v1/messages', 'post', '422')).toEqual(['IDEMPOTENCY_KEY_REUSED', 'MESSAGING_WINDOW_CLOSED', 'TEMPLATE_NOT_APPROVED']);
+    expect(codesOf('/api/v1/messages', 'post', '502')).toEqual(['PROVIDER_ERROR']);
+    // The provider segment names no record: its 404 is only the integration's.
+    expect(codesOf('/api/v1/{provider}/templates', 'get', '404')).toEqual(['INTEGRATION_NOT_FOUND']);
+  });
+
+  it('every route’s live responses, success and error, validate against it, and every documented response and error code occurs', async () => {
+    // A key whose only scope is one the route does not accept, for its 403.
+    const narrowKeys = new Map<string, string>();
+    const narrowKeyOf = async (operation: Operation) => {
+      const accepted = operation.security.flatMap((requirement) => requirement['bearerAuth'] ?? []);
+      const scope = KEY_SCOPES.find((candidate) => !accepted.includes(candidate))!;
+      if (!narrowKeys.has(scope)) narrowKeys.set(scope, await h.key(seed.workspace.workspace_id, [scope]));
+      return narrowKeys.get(scope)!;
+    };
     const byOperationId = samples();
     const covered = new Set<string>();
     for (const route of REST_ROUTES) {
       const sample = byOperationId[route.operationId];
       expect(sample, `test/rest/openapi.test.ts has a sample for ${route.operationId}`).toBeDefined();
       const item = document.paths[`${REST_BASE_PATH}${route.path}`]!;
+      const keys = { all: seed.key, narrow: await narrowKeyOf(item[route.method.toLowerCase()]!) };
       for (const exchange of exchangesOf(route, sample!, keys)) {
+        await exchange.before?.();
         const response = await h.fetch(exchange.url, exchange.init);
+        if (exchange.code) {
+          const { error } = await response.clone().json();
+          expect(error?.code, `${route.operationId} provokes ${exchange.code}`).toBe(exchange.code);
+        }
         // A 405 answers for the path: it must fit what every operation of the path documents.
         const operations = response.status === 405 ? Object.values(item) : [item[route.method.toLowerCase()]!];
         for (const operation of operations) covered.add(await checkAgainstDocument(operation, response.clone()));
@@ -165,6 +443,11 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     }
     // The 503 of /health needs a database that does not answer, which this file does not stage.
     const uncovered = documentedResponses().filter((response) => !covered.has(response) && response !== 'health 503 application/json');
+    for (const route of REST_ROUTES) {
+      expect(Object.keys(byOperationId[route.operationId]!.errors ?? {}).sort(), `${route.operationId} provokes each code of its errors`).toEqual(
+        [...(route.errors ?? [])].sort(),
+      );
+    }
     expect(uncovered).toEqual([]);
   });
 });

@@ -238,7 +238,7 @@ describe('errors: the spec’s error object with a request id', () => {
 
   it('a wrong method on a known path is 405 with Allow', async () => {
     for (const [method, path, allow] of [
-      ['DELETE', `/api/v1/contacts/${seed.fullContactId}`, 'GET'],
+      ['PUT', `/api/v1/contacts/${seed.fullContactId}`, 'GET, PATCH, DELETE'],
       ['PUT', '/api/v1/tags', 'GET, POST'],
       ['POST', '/api/v1/contacts/search', 'GET'],
       ['POST', '/api/v1/openapi.json', 'GET'],
@@ -329,9 +329,22 @@ describe('the route table', () => {
     expect(() =>
       restOperations(schema, [{ operationId: 'bad', method: 'POST', path: '/users', field: 'Query.users' }]),
     ).toThrow(/GET routes run queries/);
+    expect(() =>
+      restOperations(schema, [{ operationId: 'bad', method: 'GET', path: '/tags/{id}', field: 'Mutation.tagCreate' }]),
+    ).toThrow(/GET routes run queries/);
+    expect(() =>
+      restOperations(schema, [{ operationId: 'bad', method: 'DELETE', path: '/tags/{id}', field: 'Mutation.tagAssign' }]),
+    ).toThrow(/\{id\} is not an argument of Mutation.tagAssign/);
   });
 
-  it('serves a new route over an existing field from one added entry', async () => {
+  it('refuses, at start-up, two routes for one method and path', () => {
+    const twice = [...REST_ROUTES, { ...REST_ROUTES.find((route) => route.operationId === 'deleteContact')!, operationId: 'again' }];
+    expect(() =>
+      useRestFacade({ gateway: createGateway(), schema, version: 'test', onUnexpected: () => undefined, routes: twice }),
+    ).toThrow(/Two REST routes answer DELETE \/api\/v1\/contacts\/\{id\}/);
+  });
+
+  it('serves a new route, of any method, over an existing field from one added entry', async () => {
     const gateway = createGateway();
     const yoga = createYoga({
       schema,
@@ -348,19 +361,34 @@ describe('the route table', () => {
           onUnexpected: () => undefined,
           routes: [
             ...REST_ROUTES,
-            { operationId: 'getConversation', method: 'GET', path: '/conversations/{id}', field: 'Query.conversation' },
+            {
+              operationId: 'closeThread',
+              method: 'PUT',
+              path: '/threads/{id}/closed',
+              field: 'Mutation.conversationClose',
+              errors: ['INVALID_TRANSITION'],
+            },
           ],
         }),
       ],
     });
-    const response = await yoga.fetch(`http://service.test/api/v1/conversations/${seed.conversationIds.active}`, {
-      headers: { authorization: `Bearer ${seed.key}` },
+    const elsewhere = await h.workspace();
+    const customer = await h.db.prisma.customer.create({ data: { company_id: elsewhere.workspace_id, name: 'Thread' } });
+    const thread = await h.db.prisma.conversation.create({
+      data: { company_id: elsewhere.workspace_id, customer_id: customer.id, provider: 'sandbox' },
+    });
+    const response = await yoga.fetch(`http://service.test/api/v1/threads/${thread.id}/closed`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${elsewhere.api_key}` },
     });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(sorted(Object.keys(body))).toEqual(sorted(SPEC_FIELDS.conversation));
-    expect(body.customer.id).toBe(seed.fullContactId);
+    expect(body).toMatchObject({ id: thread.id, status: 'closed', customer: { id: customer.id, name: 'Thread' } });
     const document = await (await yoga.fetch('http://service.test/api/v1/openapi.json')).json();
-    expect(document.paths['/api/v1/conversations/{id}'].get.operationId).toBe('getConversation');
+    expect(document.paths['/api/v1/threads/{id}/closed'].put.operationId).toBe('closeThread');
+    expect(document.paths['/api/v1/threads/{id}/closed'].put.responses['409'].content['application/json'].schema.allOf[1]).toEqual({
+      properties: { error: { properties: { code: { const: 'INVALID_TRANSITION' } } } },
+    });
   });
 });
