@@ -16,6 +16,9 @@ import { createApp, type App } from '../app/createApp.js';
 import { createLogger } from '../app/logger.js';
 import { operation, operationDefinition } from '../facades/operations.js';
 import { ANNOTATIONS, TOOLS } from '../facades/mcp/tools.js';
+import { createTargetGuard } from '../webhooks/targets.js';
+import { createEdge } from '../app/edge.js';
+import { loadSettings } from '../config/settings.js';
 import type { CreatedWorkspace } from '../resolvers/workspaces.js';
 
 const ALLOWED_ORIGIN = 'https://app.example.com';
@@ -27,7 +30,10 @@ const clients: { client: Client; transport: StreamableHTTPClientTransport | SSEC
 
 /** The service on a real port, with the MCP settings under test. */
 async function serve(mcp: NonNullable<Parameters<typeof createApp>[1]['mcp']>) {
-  const app = createApp(harness.services, { graphiql: false, logger: createLogger('silent'), mcp });
+  const logger = createLogger('silent');
+  // The tests call every tool over both transports with one key each: more than 100 requests a minute.
+  const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 100_000 }, { logger });
+  const app = createApp(harness.services, { graphiql: false, logger, edge, mcp });
   const http = createServer(app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const server = { app, http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
@@ -38,7 +44,8 @@ async function serve(mcp: NonNullable<Parameters<typeof createApp>[1]['mcp']>) {
 let main: Awaited<ReturnType<typeof serve>>;
 
 beforeAll(async () => {
-  harness = await openHarness();
+  // Webhook tools point at a closed port on this machine: private targets are allowed here, and nothing listens.
+  harness = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: true }) });
   main = await serve({ allowedOrigins: [ALLOWED_ORIGIN] });
 });
 
@@ -109,7 +116,7 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
     for (const entry of TOOLS) {
       const tool = tools.find((candidate) => candidate.name === entry.name)!;
-      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token)$/);
+      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver)$/);
       expect(tool.description).toBe(entry.description);
       expect(tool.annotations).toEqual(ANNOTATIONS[entry.kind]);
       expect(tool.inputSchema.type).toBe('object');
@@ -216,6 +223,31 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(metrics['totals']).toMatchObject({ conversations_opened: expect.any(Number), messages_outbound: expect.any(Number) });
     const csv = await ok(client, 'analytics_export', week);
     expect(csv).toMatchObject({ content_type: 'text/csv; charset=utf-8', content: expect.stringMatching(/^scope,/) });
+  });
+
+  it('manages webhook subscriptions and their deliveries with the webhooks_* and webhook_deliveries_* tools', async () => {
+    const client = await connect(transport, workspace.api_key);
+    const created = await ok(client, 'webhooks_create', { url: 'https://127.0.0.1:9/hooks', events: ['message.received'] });
+    expect(created).toMatchObject({ url: 'https://127.0.0.1:9/hooks', events: ['message.received'], active: true, secret: expect.stringMatching(/^whsec_/) });
+    const id = created['id'] as string;
+    expect((await ok(client, 'webhooks_list'))['webhooks']).toEqual(expect.arrayContaining([expect.objectContaining({ id })]));
+    const fetched = await ok(client, 'webhooks_get', { id });
+    expect(fetched).not.toHaveProperty('secret');
+    expect(await ok(client, 'webhooks_update', { id, events: ['message.received', 'message.status'] })).toMatchObject({ events: ['message.received', 'message.status'] });
+    const rotated = await ok(client, 'webhooks_rotate_secret', { id });
+    expect(rotated['secret']).not.toBe(created['secret']);
+    expect((await failure(client, 'webhooks_create', { url: 'http://127.0.0.1:9/hooks', events: ['message.received'] })).code).toBe('VALIDATION_ERROR');
+
+    // No delivery worker runs in this file: the test event waits as a pending delivery.
+    const test = await ok(client, 'webhooks_test', { id });
+    expect(test).toMatchObject({ subscription_id: id, event_type: 'webhook.test', status: 'pending', attempt_count: 0 });
+    const listed = await ok(client, 'webhook_deliveries_list', { subscription_id: id });
+    expect(listed['data'].map((delivery: { id: string }) => delivery.id)).toContain(test['id']);
+    expect(await ok(client, 'webhook_deliveries_get', { id: test['id'] })).toMatchObject({ id: test['id'], attempts: [] });
+    const early = await failure(client, 'webhook_deliveries_redeliver', { id: test['id'] });
+    expect(early).toMatchObject({ code: 'INVALID_TRANSITION', message: 'Only a failed delivery can be redelivered; this one is pending' });
+    expect(await ok(client, 'webhooks_delete', { id })).toMatchObject({ id });
+    expect((await failure(client, 'webhooks_get', { id })).code).toBe('NOT_FOUND');
   });
 
   it('manages conversations, notes and summaries with the conversations_*, conversation_notes_* and conversation_summaries_* tools', async () => {
