@@ -1,7 +1,7 @@
 // The AI-agent hand-off: an inbound message on a conversation with service_enabled on reaches the agent
 // (with the message, its conversation and its contact); with it off, the agent hears nothing. Runs on the
-// sandbox and on the whatsapp provider. The switch itself is set with Prisma here: the conversation
-// update operations belong to the conversations API (another area).
+// sandbox and on the whatsapp provider. The switch is flipped the way a dashboard does, through the
+// GraphQL conversationUpdate mutation.
 import { describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
 import type { AgentHandOff, ConversationAgent } from '../agents/agent.js';
@@ -33,7 +33,12 @@ describe.each(PROVIDERS)('agent hand-off on the %s provider', async (provider) =
     expect(mine()).toEqual([]);
 
     const conversation = await prisma.conversation.findFirstOrThrow({ where: { company_id: ws.workspaceId } });
-    await prisma.conversation.update({ where: { id: conversation.id }, data: { service_enabled: true } });
+    const toggle = (service_enabled: boolean) =>
+      world.harness.graphql(ws.apiKey, 'mutation($id: ID!, $on: Boolean) { conversationUpdate(id: $id, service_enabled: $on) { service_enabled } }', {
+        id: conversation.id,
+        on: service_enabled,
+      });
+    expect((await toggle(true)).body.data).toEqual({ conversationUpdate: { service_enabled: true } });
     await world.webhook(inboundPayload(ws.phoneNumberId, { from, text: 'Can I change my address?' }), ws.appSecret);
     expect(mine()).toHaveLength(1);
     expect(mine()[0]).toMatchObject({
@@ -43,7 +48,7 @@ describe.each(PROVIDERS)('agent hand-off on the %s provider', async (provider) =
       contact: { wa_id: from, phone_number: `+${from}` },
     });
 
-    await prisma.conversation.update({ where: { id: conversation.id }, data: { service_enabled: false } });
+    expect((await toggle(false)).body.data).toEqual({ conversationUpdate: { service_enabled: false } });
     await world.webhook(inboundPayload(ws.phoneNumberId, { from, text: 'Agent off again' }), ws.appSecret);
     expect(mine()).toHaveLength(1);
   });
