@@ -22,6 +22,8 @@ export type BenchReport = {
 
 const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(2));
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+/** A load with errors or non-2xx answers measured something else than the read: its numbers do not count. */
+const failed = (result: LoadResult | undefined) => !result || result.errors > 0 || result.non2xx > 0;
 
 export function writeReport(report: BenchReport, path: string): void {
   const small = report.scales[0]!;
@@ -71,7 +73,14 @@ export function writeReport(report: BenchReport, path: string): void {
     targets.push([`REST ${name} within 15% of GraphQL`, r >= 0.85, r.toFixed(2)]);
   }
   targets.push([`resident memory under load < 300 MB`, report.service_max_rss_mb < 300, `${report.service_max_rss_mb} MB`]);
-  lines.push('', '## Targets', '', '| target | measured | verdict |', '|---|---|---|');
-  for (const [target, ok, measured] of targets) lines.push(`| ${target} | ${measured} | ${verdict(ok)} |`);
+  const invalid = report.scales.flatMap((scale) =>
+    [...Object.entries(scale.service), ...Object.entries(scale.baseline).map(([name, result]) => [`baseline ${name}`, result] as const), ...Object.entries(scale.graphql).map(([name, result]) => [`GraphQL ${name}`, result] as const)]
+      .filter(([, result]) => failed(result))
+      .map(([name]) => `${name} at ${scale.contacts}`),
+  );
+  lines.push('', '## Targets', '');
+  if (invalid.length > 0) lines.push(`**This run is invalid**: errors or non-2xx answers in ${invalid.join(', ')}; no target is judged.`, '');
+  lines.push('| target | measured | verdict |', '|---|---|---|');
+  for (const [target, ok, measured] of targets) lines.push(`| ${target} | ${measured} | ${invalid.length > 0 ? 'not judged' : verdict(ok)} |`);
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
