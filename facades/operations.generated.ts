@@ -541,3 +541,84 @@ export type TagUnassignMutationVariables = Exact<{
 
 
 export type TagUnassignMutation = { tagUnassign: { customer_id: string, tag_id: string, assigned: boolean } };
+
+export type WebhookSubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string };
+
+export type WebhookSubscriptionWithSecretFieldsFragment = { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string };
+
+export type WebhookDeliveryFieldsFragment = { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> };
+
+export type WebhooksListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhooksListQuery = { webhooks: { webhooks: Array<{ id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string }> } };
+
+export type WebhookGetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookGetQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+
+export type WebhookDeliveriesListQueryVariables = Exact<{
+  subscription_id: string;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+  status?: string | null | undefined;
+}>;
+
+
+export type WebhookDeliveriesListQuery = { webhookDeliveries: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> }> } };
+
+export type WebhookDeliveryGetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookDeliveryGetQuery = { webhookDelivery: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };
+
+export type WebhookCreateMutationVariables = Exact<{
+  url: string;
+  events: Array<string> | string;
+}>;
+
+
+export type WebhookCreateMutation = { webhookCreate: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string } };
+
+export type WebhookUpdateMutationVariables = Exact<{
+  id: string;
+  url?: string | null | undefined;
+  events?: Array<string> | string | null | undefined;
+  active?: boolean | null | undefined;
+}>;
+
+
+export type WebhookUpdateMutation = { webhookUpdate: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+
+export type WebhookDeleteMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookDeleteMutation = { webhookDelete: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+
+export type WebhookRotateSecretMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookRotateSecretMutation = { webhookRotateSecret: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string } };
+
+export type WebhookTestMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookTestMutation = { webhookTest: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };
+
+export type WebhookRedeliverMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookRedeliverMutation = { webhookRedeliver: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };

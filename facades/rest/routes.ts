@@ -218,4 +218,39 @@ export const REST_ROUTES: readonly RestRoute[] = [
       'PROVIDER_ERROR',
     ],
   },
+
+  // Webhook subscriptions: deletes, tests and redeliveries answer 200 with the record, like every other write.
+  { operationId: 'listWebhooks', method: 'GET', path: '/webhooks', field: 'Query.webhooks' },
+  {
+    operationId: 'createWebhook',
+    method: 'POST',
+    path: '/webhooks',
+    field: 'Mutation.webhookCreate',
+    status: 201,
+  },
+  { operationId: 'getWebhook', method: 'GET', path: '/webhooks/{id}', field: 'Query.webhook' },
+  { operationId: 'updateWebhook', method: 'PATCH', path: '/webhooks/{id}', field: 'Mutation.webhookUpdate' },
+  { operationId: 'deleteWebhook', method: 'DELETE', path: '/webhooks/{id}', field: 'Mutation.webhookDelete' },
+  { operationId: 'rotateWebhookSecret', method: 'POST', path: '/webhooks/{id}/rotate-secret', field: 'Mutation.webhookRotateSecret' },
+  {
+    operationId: 'testWebhook',
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    field: 'Mutation.webhookTest',
+    errors: ['INVALID_TRANSITION'],
+  },
+  {
+    operationId: 'listWebhookDeliveries',
+    method: 'GET',
+    path: '/webhooks/{subscription_id}/deliveries',
+    field: 'Query.webhookDeliveries',
+  },
+  { operationId: 'getWebhookDelivery', method: 'GET', path: '/webhooks/deliveries/{id}', field: 'Query.webhookDelivery' },
+  {
+    operationId: 'redeliverWebhook',
+    method: 'POST',
+    path: '/webhooks/deliveries/{id}/redeliver',
+    field: 'Mutation.webhookRedeliver',
+    errors: ['INVALID_TRANSITION'],
+  },
 ];

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -43,12 +43,33 @@ type Records = {
   noteToDelete: string;
   summaryToEdit: string;
   summaryToDelete: string;
-  foreign: { conversationId: string; noteId: string; summaryId: string; channelId: string; tagId: string };
+  foreign: {
+    conversationId: string;
+    noteId: string;
+    summaryId: string;
+    channelId: string;
+    tagId: string;
+    webhookId: string;
+    webhookDeliveryId: string;
+  };
+  webhooks: Webhooks;
   /** A key of a workspace whose newest integration is whatsapp, at a Graph API that does not answer. */
   whatsappKey: string;
 };
 
+/** Webhook subscriptions and deliveries in the states the webhook samples need. */
+type Webhooks = {
+  toEdit: string;
+  toDelete: string;
+  inactive: string;
+  pendingDeliveryId: string;
+  failedDeliveryId: string;
+};
+
 const WRITER_PHONE = '+15550109999';
+// A public address literal passes the default SSRF guard without a DNS query.
+const WEBHOOK_RECEIVER = 'https://93.184.215.14/crm-hooks';
+const WEBHOOK_EVENTS = ['message.received'];
 const MISSING_ID = '01960000-0000-7000-8000-000000000000';
 
 async function createRecords(): Promise<Records> {
@@ -82,6 +103,14 @@ async function createRecords(): Promise<Records> {
   });
 
   const writerId = await idOf('POST', '/api/v1/contacts', { name: 'Writer', phone_number: WRITER_PHONE });
+  const subscribe = (key = seed.key) => idOf('POST', '/api/v1/webhooks', { url: WEBHOOK_RECEIVER, events: WEBHOOK_EVENTS }, key);
+  const testDelivery = (subscriptionId: string, key = seed.key) => idOf('POST', `/api/v1/webhooks/${subscriptionId}/test`, undefined, key);
+  const otherWebhooksKey = await h.key(otherWorkspaceId, ['webhooks']);
+  const foreignWebhookId = await subscribe(otherWebhooksKey);
+  const inactive = await subscribe();
+  await sendJson(h, 'PATCH', `/api/v1/webhooks/${inactive}`, seed.key, { active: false });
+  const failedDeliveryId = await testDelivery(await subscribe());
+  await prisma.webhookDelivery.update({ where: { id: failedDeliveryId }, data: { status: 'failed', next_attempt_at: null } });
   return {
     openConversationId: await conversation(seed.fullContactId, 'active', new Date()),
     staleConversationId: await conversation(seed.fullContactId, 'active', new Date(Date.now() - 48 * 3600_000)),
@@ -101,6 +130,15 @@ async function createRecords(): Promise<Records> {
       summaryId: await idOf('POST', `/api/v1/conversations/${foreignConversationId}/summaries`, { body: 'Theirs' }, otherKey),
       channelId: await idOf('POST', `/api/v1/contacts/${seed.foreignContactId}/channels`, { type: 'email', value: 'theirs@example.com' }, otherKey),
       tagId: await idOf('POST', '/api/v1/tags', { name: 'theirs' }, otherKey),
+      webhookId: foreignWebhookId,
+      webhookDeliveryId: await testDelivery(foreignWebhookId, otherWebhooksKey),
+    },
+    webhooks: {
+      toEdit: await subscribe(),
+      toDelete: await subscribe(),
+      inactive,
+      pendingDeliveryId: await testDelivery(await subscribe()),
+      failedDeliveryId,
     },
     whatsappKey: whatsapp.api_key,
   };
@@ -116,6 +154,13 @@ beforeAll(async () => {
   addFormats(ajv);
   ajv.addSchema(document, 'openapi');
 });
+
+// On a shared PostgreSQL, delivery workers of other test files would pick up the deliveries left here.
+afterAll(() =>
+  h.db.prisma.webhookSubscription.deleteMany({
+    where: { OR: [{ id: records.foreign.webhookId }, { company_id: seed.workspace.workspace_id }] },
+  }),
+);
 
 /** A JSON pointer into the served document, as a reference ajv can compile. */
 function pointer(...parts: string[]): string {
@@ -162,7 +207,28 @@ const samples = (): Record<string, Sample> => {
       headers: { 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify({ conversation_id: open, body }),
     });
+  const webhooks = records.webhooks;
+  const webhook = (id: string) => ({ path: { id }, foreign: { id: records.foreign.webhookId } });
+  const delivery = (id: string) => ({ path: { id }, foreign: { id: records.foreign.webhookDeliveryId } });
   return {
+    listWebhooks: {},
+    createWebhook: { body: () => ({ url: WEBHOOK_RECEIVER, events: WEBHOOK_EVENTS }), badBody: { url: 'https://10.0.0.5/hooks', events: WEBHOOK_EVENTS } },
+    getWebhook: webhook(webhooks.toEdit),
+    updateWebhook: { ...webhook(webhooks.toEdit), body: () => ({ events: ['message.status'] }), badBody: { active: 'no' } },
+    deleteWebhook: webhook(webhooks.toDelete),
+    rotateWebhookSecret: webhook(webhooks.toEdit),
+    testWebhook: { ...webhook(webhooks.toEdit), errors: { INVALID_TRANSITION: { path: { id: webhooks.inactive } } } },
+    listWebhookDeliveries: {
+      path: { subscription_id: webhooks.toEdit },
+      foreign: { subscription_id: records.foreign.webhookId },
+      query: '?limit=5',
+      badQuery: '?status=lost',
+    },
+    getWebhookDelivery: delivery(webhooks.pendingDeliveryId),
+    redeliverWebhook: {
+      ...delivery(webhooks.failedDeliveryId),
+      errors: { INVALID_TRANSITION: { path: { id: webhooks.pendingDeliveryId } } },
+    },
     listUsers: {},
     listConversations: { query: '?limit=2&status=open', badQuery: '?limit=abc' },
     searchConversations: { query: '?q=ada', badQuery: '?q=' },
