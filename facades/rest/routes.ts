@@ -31,6 +31,10 @@ export type RestRoute = {
   /** Error codes this route answers beyond those every route documents (400, 401, 403, 405, 415, and 404 when
    * the path names a record by id); each is documented with its status and the OpenAPI test provokes it. */
   errors?: readonly ErrorCode[];
+  /** The named operation (facades/operations/*.graphql) whose selection answers, for a route whose MCP tool
+   * selects less than every field (lists that leave out large fields); its variables must be the field's
+   * arguments. Without it the route answers every argument-less field. */
+  selection?: string;
   /** A deprecated alias: when it was deprecated and the path of the route that replaces it. */
   deprecated?: { since: Date; successor: string };
 };
@@ -252,5 +256,188 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/webhooks/deliveries/{id}/redeliver',
     field: 'Mutation.webhookRedeliver',
     errors: ['INVALID_TRANSITION'],
+  },
+
+  // Scheduling, knowledge and analytics (docs/api-decisions.md, "Scheduling, knowledge, analytics"): each route
+  // answers with the selection of the named operation its MCP tool runs.
+  {
+    operationId: 'getSchedulingSettings',
+    method: 'GET',
+    path: '/scheduling/settings',
+    field: 'Query.schedulingSettings',
+    selection: 'SchedulingSettingsGet',
+  },
+  {
+    operationId: 'updateSchedulingSettings',
+    method: 'PATCH',
+    path: '/scheduling/settings',
+    field: 'Mutation.schedulingSettingsUpdate',
+    selection: 'SchedulingSettingsUpdate',
+  },
+  {
+    operationId: 'getWidgetEmbed',
+    method: 'GET',
+    path: '/scheduling/widget',
+    field: 'Query.widgetEmbed',
+    selection: 'WidgetEmbedGet',
+  },
+  {
+    operationId: 'listAppointmentTypes',
+    method: 'GET',
+    path: '/appointment-types',
+    field: 'Query.appointmentTypes',
+    selection: 'AppointmentTypesList',
+  },
+  {
+    operationId: 'createAppointmentType',
+    method: 'POST',
+    path: '/appointment-types',
+    field: 'Mutation.appointmentTypeCreate',
+    status: 201,
+    selection: 'AppointmentTypeCreate',
+  },
+  {
+    operationId: 'getAppointmentType',
+    method: 'GET',
+    path: '/appointment-types/{id}',
+    field: 'Query.appointmentType',
+    selection: 'AppointmentTypeGet',
+  },
+  {
+    operationId: 'updateAppointmentType',
+    method: 'PATCH',
+    path: '/appointment-types/{id}',
+    field: 'Mutation.appointmentTypeUpdate',
+    selection: 'AppointmentTypeUpdate',
+  },
+  {
+    operationId: 'deleteAppointmentType',
+    method: 'DELETE',
+    path: '/appointment-types/{id}',
+    field: 'Mutation.appointmentTypeDelete',
+    selection: 'AppointmentTypeDelete',
+    errors: ['CONFLICT'],
+  },
+  {
+    operationId: 'listAppointments',
+    method: 'GET',
+    path: '/appointments',
+    field: 'Query.appointments',
+    selection: 'AppointmentsList',
+  },
+  {
+    operationId: 'bookAppointment',
+    method: 'POST',
+    path: '/appointments',
+    field: 'Mutation.appointmentBook',
+    status: 201,
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    selection: 'AppointmentBook',
+  },
+  {
+    operationId: 'getAppointment',
+    method: 'GET',
+    path: '/appointments/{id}',
+    field: 'Query.appointment',
+    selection: 'AppointmentGet',
+  },
+  {
+    operationId: 'updateAppointment',
+    method: 'PATCH',
+    path: '/appointments/{id}',
+    field: 'Mutation.appointmentUpdate',
+    selection: 'AppointmentUpdate',
+    errors: ['CONFLICT', 'INVALID_TRANSITION'],
+  },
+  {
+    operationId: 'cancelAppointment',
+    method: 'POST',
+    path: '/appointments/{id}/cancel',
+    field: 'Mutation.appointmentCancel',
+    selection: 'AppointmentCancel',
+    errors: ['INVALID_TRANSITION'],
+  },
+  {
+    operationId: 'listCalendarSlots',
+    method: 'GET',
+    path: '/calendar/slots',
+    field: 'Query.calendarSlots',
+    errors: ['NOT_FOUND'],
+    selection: 'CalendarSlotsList',
+  },
+  {
+    operationId: 'rotateCalendarFeedToken',
+    method: 'POST',
+    path: '/calendar/feed-token/rotate',
+    field: 'Mutation.calendarFeedTokenRotate',
+    selection: 'CalendarFeedTokenRotate',
+  },
+  {
+    operationId: 'listKnowledgeDocuments',
+    method: 'GET',
+    path: '/knowledge/documents',
+    field: 'Query.knowledgeDocuments',
+    selection: 'KnowledgeDocumentsList',
+  },
+  {
+    operationId: 'createKnowledgeDocument',
+    method: 'POST',
+    path: '/knowledge/documents',
+    field: 'Mutation.knowledgeDocumentCreate',
+    status: 201,
+    errors: ['PAYLOAD_TOO_LARGE'],
+    selection: 'KnowledgeDocumentCreate',
+  },
+  {
+    operationId: 'uploadKnowledgeDocument',
+    method: 'POST',
+    path: '/knowledge/documents/upload',
+    field: 'Mutation.knowledgeDocumentUpload',
+    status: 201,
+    errors: ['PAYLOAD_TOO_LARGE'],
+    selection: 'KnowledgeDocumentUpload',
+  },
+  {
+    operationId: 'getKnowledgeDocument',
+    method: 'GET',
+    path: '/knowledge/documents/{id}',
+    field: 'Query.knowledgeDocument',
+    selection: 'KnowledgeDocumentGet',
+  },
+  {
+    operationId: 'updateKnowledgeDocument',
+    method: 'PATCH',
+    path: '/knowledge/documents/{id}',
+    field: 'Mutation.knowledgeDocumentUpdate',
+    selection: 'KnowledgeDocumentUpdate',
+    errors: ['PAYLOAD_TOO_LARGE'],
+  },
+  {
+    operationId: 'deleteKnowledgeDocument',
+    method: 'DELETE',
+    path: '/knowledge/documents/{id}',
+    field: 'Mutation.knowledgeDocumentDelete',
+    selection: 'KnowledgeDocumentDelete',
+  },
+  {
+    operationId: 'searchKnowledge',
+    method: 'GET',
+    path: '/knowledge/search',
+    field: 'Query.knowledgeSearch',
+    selection: 'KnowledgeSearch',
+  },
+  {
+    operationId: 'getAnalyticsSummary',
+    method: 'GET',
+    path: '/analytics/summary',
+    field: 'Query.analyticsSummary',
+    selection: 'AnalyticsSummary',
+  },
+  {
+    operationId: 'exportAnalytics',
+    method: 'GET',
+    path: '/analytics/export',
+    field: 'Query.analyticsExport',
+    selection: 'AnalyticsExport',
   },
 ];
