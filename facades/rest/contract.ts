@@ -73,17 +73,17 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
   return { route, path, pathParameters: parameters, kind, view, field, selection, guide };
 }
 
-/** A named operation over the route's field, its fragments inlined; its variables must be the field's arguments,
- * as sofa names the variables it fills. */
+/** A named operation over the route's field, its fragments inlined. Its variables must be exactly the field's
+ * arguments: sofa fills variables named as the arguments, and an argument without a variable would be dropped. */
 function namedSelection(name: string, field: GraphQLField<unknown, unknown>, problem: (text: string) => Error): OperationDefinitionNode {
   const document = namedOperation(name);
   const definition = document.definitions[0] as OperationDefinitionNode;
   const root = definition.selectionSet.selections[0];
   if (root?.kind !== Kind.FIELD || root.name.value !== field.name) throw problem(`operation ${name} does not select ${field.name}`);
-  for (const variable of definition.variableDefinitions ?? []) {
-    if (!field.args.some((arg) => arg.name === variable.variable.name.value)) {
-      throw problem(`operation ${name} has a variable $${variable.variable.name.value} that is not an argument of ${field.name}`);
-    }
+  const variables = (definition.variableDefinitions ?? []).map((variable) => variable.variable.name.value).sort();
+  const args = field.args.map((arg) => arg.name).sort();
+  if (variables.join() !== args.join()) {
+    throw problem(`operation ${name} must take exactly the arguments of ${field.name} as variables (${args.join(', ')})`);
   }
   const fragments = new Map(
     document.definitions
