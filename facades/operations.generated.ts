@@ -542,25 +542,40 @@ export type TagUnassignMutationVariables = Exact<{
 
 export type TagUnassignMutation = { tagUnassign: { customer_id: string, tag_id: string, assigned: boolean } };
 
-export type WebhookFieldsFragment = { id: string, url: string, events: Array<string>, active: boolean, disabled_at: string | null, disabled_reason: string | null, failing_since: string | null, created_at: string, updated_at: string };
+export type WebhookSubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string };
 
-export type WebhookWithSecretFieldsFragment = { id: string, url: string, events: Array<string>, active: boolean, disabled_at: string | null, disabled_reason: string | null, failing_since: string | null, secret: string, created_at: string, updated_at: string };
+export type WebhookSubscriptionWithSecretFieldsFragment = { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string };
 
-export type WebhookDeliveryFieldsFragment = { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, last_status_code: number | null, last_error: string | null, last_attempt_at: string | null, next_attempt_at: string | null, delivered_at: string | null, created_at: string, updated_at: string };
+export type WebhookDeliveryFieldsFragment = { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> };
 
-export type WebhookAttemptFieldsFragment = { id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null };
-
-export type WebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+export type WebhooksListQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WebhooksQuery = { webhooks: { webhooks: Array<{ id: string, url: string, events: Array<string>, active: boolean, disabled_at: string | null, disabled_reason: string | null, failing_since: string | null, created_at: string, updated_at: string }> } };
+export type WebhooksListQuery = { webhooks: { webhooks: Array<{ id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string }> } };
 
-export type WebhookQueryVariables = Exact<{
+export type WebhookGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, disabled_at: string | null, disabled_reason: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+export type WebhookGetQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+
+export type WebhookDeliveriesListQueryVariables = Exact<{
+  subscription_id: string;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+  status?: string | null | undefined;
+}>;
+
+
+export type WebhookDeliveriesListQuery = { webhookDeliveries: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> }> } };
+
+export type WebhookDeliveryGetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookDeliveryGetQuery = { webhookDelivery: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };
 
 export type WebhookCreateMutationVariables = Exact<{
   url: string;
@@ -568,7 +583,7 @@ export type WebhookCreateMutationVariables = Exact<{
 }>;
 
 
-export type WebhookCreateMutation = { webhookCreate: { id: string, url: string, events: Array<string>, active: boolean, disabled_at: string | null, disabled_reason: string | null, failing_since: string | null, secret: string, created_at: string, updated_at: string } };
+export type WebhookCreateMutation = { webhookCreate: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string } };
 
 export type WebhookUpdateMutationVariables = Exact<{
   id: string;
@@ -578,49 +593,32 @@ export type WebhookUpdateMutationVariables = Exact<{
 }>;
 
 
-export type WebhookUpdateMutation = { webhookUpdate: { id: string, url: string, events: Array<string>, active: boolean, disabled_at: string | null, disabled_reason: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+export type WebhookUpdateMutation = { webhookUpdate: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
 
 export type WebhookDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookDeleteMutation = { webhookDelete: { id: string, url: string, events: Array<string>, active: boolean, disabled_at: string | null, disabled_reason: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+export type WebhookDeleteMutation = { webhookDelete: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
 
 export type WebhookRotateSecretMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookRotateSecretMutation = { webhookRotateSecret: { id: string, url: string, events: Array<string>, active: boolean, disabled_at: string | null, disabled_reason: string | null, failing_since: string | null, secret: string, created_at: string, updated_at: string } };
+export type WebhookRotateSecretMutation = { webhookRotateSecret: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string } };
 
 export type WebhookTestMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookTestMutation = { webhookTest: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, last_status_code: number | null, last_error: string | null, last_attempt_at: string | null, next_attempt_at: string | null, delivered_at: string | null, created_at: string, updated_at: string } };
-
-export type WebhookDeliveriesQueryVariables = Exact<{
-  subscription_id: string;
-  status?: string | null | undefined;
-  limit?: number | null | undefined;
-  cursor?: string | null | undefined;
-}>;
-
-
-export type WebhookDeliveriesQuery = { webhookDeliveries: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, last_status_code: number | null, last_error: string | null, last_attempt_at: string | null, next_attempt_at: string | null, delivered_at: string | null, created_at: string, updated_at: string }> } };
-
-export type WebhookDeliveryQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type WebhookDeliveryQuery = { webhookDelivery: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, last_status_code: number | null, last_error: string | null, last_attempt_at: string | null, next_attempt_at: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };
+export type WebhookTestMutation = { webhookTest: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };
 
 export type WebhookRedeliverMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookRedeliverMutation = { webhookRedeliver: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, last_status_code: number | null, last_error: string | null, last_attempt_at: string | null, next_attempt_at: string | null, delivered_at: string | null, created_at: string, updated_at: string } };
+export type WebhookRedeliverMutation = { webhookRedeliver: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };

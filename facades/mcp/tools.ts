@@ -342,13 +342,13 @@ export const TOOLS: readonly ToolEntry[] = [
   },
   {
     name: 'webhooks_list',
-    operation: 'Webhooks',
+    operation: 'WebhooksList',
     kind: 'read',
     description: 'List the webhook subscriptions of the workspace: URL, event types, whether active and why disabled.',
   },
   {
     name: 'webhooks_get',
-    operation: 'Webhook',
+    operation: 'WebhookGet',
     kind: 'read',
     description: 'Get one webhook subscription.',
   },
@@ -384,13 +384,13 @@ export const TOOLS: readonly ToolEntry[] = [
   },
   {
     name: 'webhook_deliveries_list',
-    operation: 'WebhookDeliveries',
+    operation: 'WebhookDeliveriesList',
     kind: 'read',
     description: 'List the deliveries of a subscription, newest first, with their status; filter by status (pending, held, succeeded, failed).',
   },
   {
     name: 'webhook_deliveries_get',
-    operation: 'WebhookDelivery',
+    operation: 'WebhookDeliveryGet',
     kind: 'read',
     description: 'Get one delivery with every attempt (status code, error, duration).',
   },

@@ -1,17 +1,22 @@
-// The route table joined with the GraphQL schema: for each route, the field it runs, the selection sofa-api
-// sends (every argument-less field, nested objects in full) and where a guide-form list finds its items.
+// The route table joined with the GraphQL schema: for each route, the field it runs, the selection it runs
+// (every argument-less field, nested objects in full, or the route's named operation with its fragments
+// inlined) and where a guide-form list finds its items.
 // The handlers (sofaRoutes.ts) and the OpenAPI document (openapi.ts) both start from here, so they agree.
 import {
   getNamedType,
+  Kind,
   getNullableType,
   isListType,
   isObjectType,
   OperationTypeNode,
   type GraphQLField,
+  type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import { buildOperationNodeForField, filterSchema } from '@graphql-tools/utils';
+import { operation as namedOperation } from '../operations.js';
 import { parsePathTemplate, pathParameters, type PathTemplate } from './paths.js';
 import type { GuideKey, RestRoute } from './routes.js';
 
@@ -30,6 +35,7 @@ export type RestOperation = {
    * below the root (those are parameterised relations, which REST serves as routes of their own). */
   view: GraphQLSchema;
   field: GraphQLField<unknown, unknown>;
+  /** What execution runs and the OpenAPI document describes: fields only, no fragments. */
   selection: OperationDefinitionNode;
   guide: GuideSource | null;
 };
@@ -60,15 +66,42 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
   for (const name of parameters) {
     if (!field.args.some((arg) => arg.name === name)) throw problem(`{${name}} is not an argument of ${route.field}`);
   }
-  const selection = buildOperationNodeForField({
-    schema: view,
-    kind,
-    field: fieldName,
-    models: [],
-    circularReferenceDepth: SELECTION_DEPTH,
-  });
+  const selection = route.selection
+    ? namedSelection(route.selection, field, problem)
+    : buildOperationNodeForField({ schema: view, kind, field: fieldName, models: [], circularReferenceDepth: SELECTION_DEPTH });
   const guide = route.guideKey ? guideSource(field, route.guideKey, problem) : null;
   return { route, path, pathParameters: parameters, kind, view, field, selection, guide };
+}
+
+/** A named operation over the route's field, its fragments inlined. Its variables must be exactly the field's
+ * arguments: sofa fills variables named as the arguments, and an argument without a variable would be dropped. */
+function namedSelection(name: string, field: GraphQLField<unknown, unknown>, problem: (text: string) => Error): OperationDefinitionNode {
+  const document = namedOperation(name);
+  const definition = document.definitions[0] as OperationDefinitionNode;
+  const root = definition.selectionSet.selections[0];
+  if (root?.kind !== Kind.FIELD || root.name.value !== field.name) throw problem(`operation ${name} does not select ${field.name}`);
+  const variables = (definition.variableDefinitions ?? []).map((variable) => variable.variable.name.value).sort();
+  const args = field.args.map((arg) => arg.name).sort();
+  if (variables.join() !== args.join()) {
+    throw problem(`operation ${name} must take exactly the arguments of ${field.name} as variables (${args.join(', ')})`);
+  }
+  const fragments = new Map(
+    document.definitions
+      .filter((node): node is FragmentDefinitionNode => node.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
+  return { ...definition, selectionSet: inlineFragments(definition.selectionSet, fragments) };
+}
+
+function inlineFragments(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): SelectionSetNode {
+  return {
+    ...set,
+    selections: set.selections.flatMap((selection) => {
+      if (selection.kind === Kind.FRAGMENT_SPREAD) return inlineFragments(fragments.get(selection.name.value)!.selectionSet, fragments).selections;
+      if (selection.kind === Kind.INLINE_FRAGMENT) return inlineFragments(selection.selectionSet, fragments).selections;
+      return selection.selectionSet ? [{ ...selection, selectionSet: inlineFragments(selection.selectionSet, fragments) }] : [selection];
+    }),
+  };
 }
 
 function guideSource(field: GraphQLField<unknown, unknown>, key: GuideKey, problem: (text: string) => Error): GuideSource {

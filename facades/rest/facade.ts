@@ -10,7 +10,7 @@ import { requestState } from '../../app/requestState.js';
 import type { Gateway } from '../gateway.js';
 import { readBodyArguments, readQueryArguments, type ArgumentReading } from './arguments.js';
 import { checkDeprecations, deprecationHeaders } from './deprecation.js';
-import { canonicalRequest, decodePathValues, nullArguments, readJsonObject, type RequestFailure } from './inputs.js';
+import { canonicalRequest, decodePathValues, readJsonObject, verbatimArguments, type RequestFailure } from './inputs.js';
 import { acceptsGuideForm, GUIDE_MEDIA_TYPE, restOperations, toGuideForm, type RestOperation } from './contract.js';
 import { DOCS_PATHS, docsResponse } from './docs.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
@@ -84,8 +84,9 @@ function routeAnswer(operation: RestOperation, handler: RouteHandler, sunset: Da
       const { status, code, message, details } = reading;
       return errorResponse(status, code, message, { details, requestId: requestState(request).requestId, headers });
     }
-    const sofaRequest = canonicalRequest(url, operation.route, reading, operation.pathParameters);
-    const answer = await handler(sofaRequest, { authenticatedRequest: request, nullArguments: nullArguments(reading) });
+    const verbatim = verbatimArguments(reading, operation.field.args);
+    const sofaRequest = canonicalRequest(url, operation.route, reading, operation.pathParameters, verbatim);
+    const answer = await handler(sofaRequest, { authenticatedRequest: request, verbatimArguments: verbatim });
     return finish(operation, request, answer, headers);
   };
 }

@@ -1,6 +1,7 @@
 // The request side of a REST route: the JSON object body of a POST, PUT or PATCH, the path parameters, and
 // the request that sofa-api is handed once the arguments are checked: the same method and path and only
 // those arguments.
+import { getNamedType, isScalarType, isSpecifiedScalarType, type GraphQLArgument } from 'graphql';
 import type { ArgumentReading } from './arguments.js';
 import { readsBody, type RestRoute } from './routes.js';
 
@@ -47,11 +48,17 @@ export function decodePathValues(raw: Record<string, string>): { values: Record<
   return { values, problems };
 }
 
-/** The request sofa sees: the same method and path, and only the checked arguments (a JSON body for POST,
- * PUT and PATCH, the query string for GET and DELETE). */
-export function canonicalRequest(url: URL, route: RestRoute, reading: ArgumentReading, pathNames: string[]): Request {
+/** The request sofa sees: the same method and path, and only the checked arguments it can carry (a JSON body for
+ * POST, PUT and PATCH, the query string for GET and DELETE); the others go to execution as they are. */
+export function canonicalRequest(
+  url: URL,
+  route: RestRoute,
+  reading: ArgumentReading,
+  pathNames: string[],
+  verbatim: Record<string, unknown>,
+): Request {
   const target = new URL(url.pathname, url.origin);
-  const values = Object.entries(reading.values).filter(([name]) => !pathNames.includes(name));
+  const values = Object.entries(reading.values).filter(([name]) => !pathNames.includes(name) && !(name in verbatim));
   if (readsBody(route.method)) {
     return new Request(target, {
       method: route.method,
@@ -67,10 +74,13 @@ export function canonicalRequest(url: URL, route: RestRoute, reading: ArgumentRe
   return new Request(target, { method: route.method });
 }
 
-/** The arguments given as null. sofa-api drops null variables (it treats them as absent), but in an update
- * null clears a field, so the facade hands them to execution itself (sofaRoutes.ts). */
-export function nullArguments(reading: ArgumentReading): string[] {
-  return Object.entries(reading.values)
-    .filter(([, value]) => value === null)
-    .map(([name]) => name);
+/** The arguments sofa-api cannot pass on, which the facade hands to execution itself (sofaRoutes.ts): those
+ * given as null (sofa drops null variables, but in an update null clears a field) and those of custom scalar
+ * types (sofa runs a scalar's `serialize` on the request value, e.g. DateTime's toISOString on a string;
+ * execution runs `parseValue`, as it would for a GraphQL client's variables). */
+export function verbatimArguments(reading: ArgumentReading, args: readonly GraphQLArgument[]): Record<string, unknown> {
+  const custom = new Set(
+    args.filter((arg) => isScalarType(getNamedType(arg.type)) && !isSpecifiedScalarType(getNamedType(arg.type))).map((arg) => arg.name),
+  );
+  return Object.fromEntries(Object.entries(reading.values).filter(([name, value]) => value === null || custom.has(name)));
 }

@@ -1,8 +1,9 @@
-// One sofa-api router per route of the table: sofa builds the GraphQL document from the route's field,
-// matches the path, turns path, query and body values into variables and answers with the field's data and
-// the route's status. Execution goes through the gateway, inside Yoga's pipeline (authentication, scopes,
-// error masking), as @graphql-yoga/plugin-sofa does; failures become the spec's error body.
-import type { ExecutionArgs, ExecutionResult, execute } from 'graphql';
+// One sofa-api router per route of the table: sofa matches the path, turns path, query and body values into
+// variables and answers with the field's data and the route's status; the document executed is the route's
+// selection from the contract (contract.ts), the one the OpenAPI document describes. Execution goes through
+// the gateway, inside Yoga's pipeline (authentication, scopes, error masking), as @graphql-yoga/plugin-sofa
+// does; failures become the spec's error body.
+import { Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type execute } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import { errorResponse } from '../../app/errorResponse.js';
 import { INTERNAL_ERROR_MESSAGE } from '../../schema/errors.js';
@@ -12,8 +13,8 @@ import { sofaPath } from './paths.js';
 import { REST_BASE_PATH } from './routes.js';
 
 /** What the REST facade hands to sofa with each request: the request that Yoga authenticated, and the
- * arguments the client set to null (sofa drops null variables; see nullArguments in inputs.ts). */
-export type SofaServerContext = { authenticatedRequest: Request; nullArguments: readonly string[] };
+ * checked arguments sofa cannot pass on (nulls, custom scalars; see verbatimArguments in inputs.ts). */
+export type SofaServerContext = { authenticatedRequest: Request; verbatimArguments: Readonly<Record<string, unknown>> };
 
 export type RouteHandler = (request: Request, context: SofaServerContext) => Promise<Response>;
 
@@ -44,14 +45,15 @@ export function createRouteHandler(
   onUnexpected: (error: unknown) => void,
 ): RouteHandler {
   const { route } = operation;
+  // The contract's selection, not sofa's own document: a route may answer with its named operation's selection.
+  const selection: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation.selection] };
   const runThroughYoga = (args: ExecutionArgs): Promise<ExecutionResult> => {
-    const { authenticatedRequest, nullArguments } = args.contextValue as SofaServerContext;
-    const nulls = Object.fromEntries(nullArguments.map((name) => [name, null]));
+    const { authenticatedRequest, verbatimArguments } = args.contextValue as SofaServerContext;
     return gateway.execute({
       request: authenticatedRequest,
-      document: args.document,
-      variables: { ...args.variableValues, ...nulls },
-      operationName: args.operationName ?? undefined,
+      document: selection,
+      variables: { ...args.variableValues, ...verbatimArguments },
+      operationName: operation.selection.name?.value,
     });
   };
   const sofa = createSofa({

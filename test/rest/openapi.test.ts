@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -43,12 +43,67 @@ type Records = {
   noteToDelete: string;
   summaryToEdit: string;
   summaryToDelete: string;
-  foreign: { conversationId: string; noteId: string; summaryId: string; channelId: string; tagId: string };
+  foreign: {
+    conversationId: string;
+    noteId: string;
+    summaryId: string;
+    channelId: string;
+    tagId: string;
+    webhookId: string;
+    webhookDeliveryId: string;
+    appointmentTypeId: string;
+    appointmentId: string;
+    knowledgeDocumentId: string;
+  };
+  webhooks: Webhooks;
+  scheduling: Scheduling;
+  knowledge: { toEdit: string; toDelete: string };
   /** A key of a workspace whose newest integration is whatsapp, at a Graph API that does not answer. */
   whatsappKey: string;
 };
 
+/** Webhook subscriptions and deliveries in the states the webhook samples need. */
+type Webhooks = {
+  toEdit: string;
+  toDelete: string;
+  inactive: string;
+  pendingDeliveryId: string;
+  failedDeliveryId: string;
+};
+
+/** Appointment types and appointments in the states the scheduling samples need; all days are open all day. */
+type Scheduling = {
+  typeId: string;
+  typeToDelete: string;
+  /** A type with an appointment, which cannot be deleted. */
+  bookedTypeId: string;
+  appointmentId: string;
+  appointmentToCancel: string;
+  completedAppointmentId: string;
+  /** The start of the appointment `appointmentId`, which another booking or a reschedule overlaps. */
+  takenStart: string;
+};
+
+const ALL_DAY = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({
+  weekday,
+  start: '00:00',
+  end: '24:00',
+}));
+/** Distinct future starts, one hour apart from tomorrow 00:00 UTC on, so no two bookings of this file overlap. */
+let nextHour = 0;
+function freeStart(): string {
+  const tomorrow = new Date();
+  tomorrow.setUTCHours(24, 0, 0, 0);
+  return new Date(tomorrow.getTime() + (nextHour++ * 3600_000)).toISOString();
+}
+const IN_A_WEEK = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
+/** Over the knowledge text limit (256 KiB) and well under the body limit (2 MiB). */
+const TOO_LONG_TEXT = 'a'.repeat(300 * 1024);
+
 const WRITER_PHONE = '+15550109999';
+// A public address literal passes the default SSRF guard without a DNS query.
+const WEBHOOK_RECEIVER = 'https://93.184.215.14/crm-hooks';
+const WEBHOOK_EVENTS = ['message.received'];
 const MISSING_ID = '01960000-0000-7000-8000-000000000000';
 
 async function createRecords(): Promise<Records> {
@@ -82,6 +137,28 @@ async function createRecords(): Promise<Records> {
   });
 
   const writerId = await idOf('POST', '/api/v1/contacts', { name: 'Writer', phone_number: WRITER_PHONE });
+  const subscribe = (key = seed.key) => idOf('POST', '/api/v1/webhooks', { url: WEBHOOK_RECEIVER, events: WEBHOOK_EVENTS }, key);
+  const testDelivery = (subscriptionId: string, key = seed.key) => idOf('POST', `/api/v1/webhooks/${subscriptionId}/test`, undefined, key);
+  const otherWebhooksKey = await h.key(otherWorkspaceId, ['webhooks']);
+  const foreignWebhookId = await subscribe(otherWebhooksKey);
+  const inactive = await subscribe();
+  await sendJson(h, 'PATCH', `/api/v1/webhooks/${inactive}`, seed.key, { active: false });
+  const failedDeliveryId = await testDelivery(await subscribe());
+
+  const otherSchedulingKey = await h.key(otherWorkspaceId, ['scheduling', 'knowledge']);
+  const appointmentType = (key = seed.key) =>
+    idOf('POST', '/api/v1/appointment-types', { name: 'Consultation', duration_minutes: 30, availability: ALL_DAY }, key);
+  const book = (appointment_type_id: string, customer_id = seed.fullContactId, key = seed.key, start_at = freeStart()) =>
+    idOf('POST', '/api/v1/appointments', { customer_id, appointment_type_id, start_at }, key);
+  const foreignTypeId = await appointmentType(otherSchedulingKey);
+  const typeId = await appointmentType();
+  const bookedTypeId = await appointmentType();
+  await book(bookedTypeId);
+  const takenStart = freeStart();
+  const completedAppointmentId = await book(typeId);
+  await prisma.appointment.update({ where: { id: completedAppointmentId }, data: { status: 'completed' } });
+  const document = (key = seed.key) => idOf('POST', '/api/v1/knowledge/documents', { title: 'Returns', content: 'Refunds within 30 days.' }, key);
+  await prisma.webhookDelivery.update({ where: { id: failedDeliveryId }, data: { status: 'failed', next_attempt_at: null } });
   return {
     openConversationId: await conversation(seed.fullContactId, 'active', new Date()),
     staleConversationId: await conversation(seed.fullContactId, 'active', new Date(Date.now() - 48 * 3600_000)),
@@ -101,6 +178,28 @@ async function createRecords(): Promise<Records> {
       summaryId: await idOf('POST', `/api/v1/conversations/${foreignConversationId}/summaries`, { body: 'Theirs' }, otherKey),
       channelId: await idOf('POST', `/api/v1/contacts/${seed.foreignContactId}/channels`, { type: 'email', value: 'theirs@example.com' }, otherKey),
       tagId: await idOf('POST', '/api/v1/tags', { name: 'theirs' }, otherKey),
+      webhookId: foreignWebhookId,
+      webhookDeliveryId: await testDelivery(foreignWebhookId, otherWebhooksKey),
+      appointmentTypeId: foreignTypeId,
+      appointmentId: await book(foreignTypeId, seed.foreignContactId, otherSchedulingKey),
+      knowledgeDocumentId: await document(otherSchedulingKey),
+    },
+    scheduling: {
+      typeId,
+      typeToDelete: await appointmentType(),
+      bookedTypeId,
+      appointmentId: await book(typeId, seed.fullContactId, seed.key, takenStart),
+      appointmentToCancel: await book(typeId),
+      completedAppointmentId,
+      takenStart,
+    },
+    knowledge: { toEdit: await document(), toDelete: await document() },
+    webhooks: {
+      toEdit: await subscribe(),
+      toDelete: await subscribe(),
+      inactive,
+      pendingDeliveryId: await testDelivery(await subscribe()),
+      failedDeliveryId,
     },
     whatsappKey: whatsapp.api_key,
   };
@@ -116,6 +215,13 @@ beforeAll(async () => {
   addFormats(ajv);
   ajv.addSchema(document, 'openapi');
 });
+
+// On a shared PostgreSQL, delivery workers of other test files would pick up the deliveries left here.
+afterAll(() =>
+  h.db.prisma.webhookSubscription.deleteMany({
+    where: { OR: [{ id: records.foreign.webhookId }, { company_id: seed.workspace.workspace_id }] },
+  }),
+);
 
 /** A JSON pointer into the served document, as a reference ajv can compile. */
 function pointer(...parts: string[]): string {
@@ -162,7 +268,97 @@ const samples = (): Record<string, Sample> => {
       headers: { 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify({ conversation_id: open, body }),
     });
+  const webhooks = records.webhooks;
+  const webhook = (id: string) => ({ path: { id }, foreign: { id: records.foreign.webhookId } });
+  const delivery = (id: string) => ({ path: { id }, foreign: { id: records.foreign.webhookDeliveryId } });
+  const scheduling = records.scheduling;
+  const typeOf = (id: string) => ({ path: { id }, foreign: { id: records.foreign.appointmentTypeId } });
+  const appointment = (id: string) => ({ path: { id }, foreign: { id: records.foreign.appointmentId } });
+  const knowledgeDocument = (id: string) => ({ path: { id }, foreign: { id: records.foreign.knowledgeDocumentId } });
+  const range = () => `?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&to=${encodeURIComponent(IN_A_WEEK())}`;
   return {
+    getSchedulingSettings: {},
+    updateSchedulingSettings: { body: () => ({ time_zone: 'UTC' }), badBody: { time_zone: 'Mars/Olympus' } },
+    getWidgetEmbed: {},
+    listAppointmentTypes: { query: '?active=true', badQuery: '?active=maybe' },
+    createAppointmentType: {
+      body: () => ({ name: 'Check-up', duration_minutes: 20, buffer_minutes: 5, availability: ALL_DAY }),
+      badBody: { name: 'No length', availability: ALL_DAY },
+    },
+    getAppointmentType: typeOf(scheduling.typeId),
+    updateAppointmentType: { ...typeOf(scheduling.typeId), body: () => ({ name: 'Consultation (30 min)' }), badBody: { duration_minutes: 0 } },
+    deleteAppointmentType: { ...typeOf(scheduling.typeToDelete), errors: { CONFLICT: { path: { id: scheduling.bookedTypeId } } } },
+    listAppointments: { query: range(), badQuery: '?from=yesterday' },
+    bookAppointment: {
+      body: () => ({ customer_id: seed.fullContactId, appointment_type_id: scheduling.typeId, start_at: freeStart(), notes: 'First visit' }),
+      badBody: { customer_id: seed.fullContactId, appointment_type_id: scheduling.typeId, start_at: 'tomorrow' },
+      errors: {
+        NOT_FOUND: { body: { customer_id: MISSING_ID, appointment_type_id: scheduling.typeId, start_at: freeStart() } },
+        CONFLICT: { body: { customer_id: seed.bareContactId, appointment_type_id: scheduling.typeId, start_at: scheduling.takenStart } },
+      },
+    },
+    getAppointment: appointment(scheduling.appointmentId),
+    updateAppointment: {
+      ...appointment(scheduling.appointmentId),
+      body: () => ({ notes: 'Bring the invoice' }),
+      badBody: { start_at: 'soon' },
+      errors: {
+        CONFLICT: { path: { id: scheduling.appointmentToCancel }, body: { start_at: scheduling.takenStart } },
+        INVALID_TRANSITION: { body: { status: 'completed' } },
+      },
+    },
+    cancelAppointment: {
+      ...appointment(scheduling.appointmentToCancel),
+      errors: { INVALID_TRANSITION: { path: { id: scheduling.completedAppointmentId } } },
+    },
+    listCalendarSlots: {
+      query: `?appointment_type_id=${scheduling.typeId}${range().replace('?', '&')}`,
+      badQuery: `?appointment_type_id=${scheduling.typeId}&from=now&to=later`,
+      errors: { NOT_FOUND: { query: `?appointment_type_id=${MISSING_ID}${range().replace('?', '&')}` } },
+    },
+    rotateCalendarFeedToken: { badBody: ['not an object'] },
+    listKnowledgeDocuments: { query: '?limit=2', badQuery: '?limit=0' },
+    createKnowledgeDocument: {
+      body: () => ({ title: 'Shipping', content: 'Orders ship within two days.' }),
+      badBody: { title: 'Empty', content: '' },
+      errors: { PAYLOAD_TOO_LARGE: { body: { title: 'Long', content: TOO_LONG_TEXT } } },
+    },
+    uploadKnowledgeDocument: {
+      body: () => ({ content_base64: Buffer.from('# Opening hours\nMonday to Friday').toString('base64'), filename: 'hours.md', content_type: 'text/markdown' }),
+      badBody: { content_base64: 'aGk=', filename: 'x.pdf', content_type: 'application/pdf' },
+      errors: {
+        PAYLOAD_TOO_LARGE: { body: { content_base64: Buffer.from(TOO_LONG_TEXT).toString('base64'), filename: 'long.txt', content_type: 'text/plain' } },
+      },
+    },
+    getKnowledgeDocument: knowledgeDocument(records.knowledge.toEdit),
+    updateKnowledgeDocument: {
+      ...knowledgeDocument(records.knowledge.toEdit),
+      body: () => ({ content: 'Refunds within 60 days.' }),
+      badBody: { title: 5 },
+      errors: { PAYLOAD_TOO_LARGE: { body: { content: TOO_LONG_TEXT } } },
+    },
+    deleteKnowledgeDocument: knowledgeDocument(records.knowledge.toDelete),
+    searchKnowledge: { query: '?q=refunds&limit=5', badQuery: '?q=refunds&limit=500' },
+    getAnalyticsSummary: { query: range(), badQuery: '?from=x&to=y' },
+    exportAnalytics: { query: range(), badQuery: '?from=2026-01-01T00:00:00Z' },
+    listWebhooks: {},
+    createWebhook: { body: () => ({ url: WEBHOOK_RECEIVER, events: WEBHOOK_EVENTS }), badBody: { url: 'https://10.0.0.5/hooks', events: WEBHOOK_EVENTS } },
+    getWebhook: webhook(webhooks.toEdit),
+    updateWebhook: { ...webhook(webhooks.toEdit), body: () => ({ events: ['message.status'] }), badBody: { active: 'no' } },
+    deleteWebhook: webhook(webhooks.toDelete),
+    rotateWebhookSecret: webhook(webhooks.toEdit),
+    testWebhook: { ...webhook(webhooks.toEdit), errors: { INVALID_TRANSITION: { path: { id: webhooks.inactive } } } },
+    listWebhookDeliveries: {
+      path: { subscription_id: webhooks.toEdit },
+      foreign: { subscription_id: records.foreign.webhookId },
+      query: '?limit=5',
+      badQuery: '?status=lost',
+    },
+    getWebhookDelivery: delivery(webhooks.pendingDeliveryId),
+    redeliverWebhook: {
+      ...delivery(webhooks.failedDeliveryId),
+      errors: { INVALID_TRANSITION: { path: { id: webhooks.pendingDeliveryId } } },
+    },
     listUsers: {},
     listConversations: { query: '?limit=2&status=open', badQuery: '?limit=abc' },
     searchConversations: { query: '?q=ada', badQuery: '?q=' },
@@ -317,7 +513,9 @@ function exchangesOf(route: RestRoute, sample: Sample, keys: { all: string; narr
     exchanges.push({ route, url, init: { method: route.method, key: keys.all, headers: { 'content-type': 'text/plain' }, body: 'x' } });
   }
   for (const [code, provocation] of Object.entries(sample.errors ?? {})) {
-    const init = readsBody(route.method) ? withBody(provocation.body ?? {}, provocation.headers) : { headers: provocation.headers ?? {} };
+    const init = readsBody(route.method)
+      ? withBody(provocation.body ?? {}, provocation.headers)
+      : { method: route.method, headers: provocation.headers ?? {} };
     exchanges.push({
       route,
       url: urlOf(route, { ...sample.path, ...provocation.path }, provocation.query ?? sample.query),
