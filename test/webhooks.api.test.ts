@@ -2,38 +2,14 @@
 // shown only on creation and rotation, validation (https, known event types), the SSRF guard at creation,
 // workspace isolation and scope, the test event, the delivery log and redelivery rules.
 // No delivery worker runs here: deliveries stay pending.
-import { afterAll, describe, expect, it } from 'vitest';
-import type { LookupAddress } from 'node:dns';
+import { describe, expect, it } from 'vitest';
 import { openHarness } from './support/harness.js';
 import { createTargetGuard } from '../webhooks/targets.js';
+import { resolveTestDns, workspacesCleanedAfterFile } from './support/webhooks.js';
 
-const DNS: Record<string, string[]> = {
-  'hooks.crm.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
-  'other.crm.test': ['151.101.1.69'],
-  'internal.crm.test': ['10.0.0.5'],
-  'mixed.crm.test': ['93.184.215.14', '127.0.0.1'],
-  'metadata.crm.test': ['169.254.169.254'],
-  'mapped.crm.test': ['::ffff:192.168.1.10'],
-  'ula.crm.test': ['fd00:ec2::254'],
-};
+const h = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: false, resolve: resolveTestDns }) });
 
-/** DNS for these tests: a fixed table, so no query leaves the machine. */
-async function resolve(hostname: string): Promise<LookupAddress[]> {
-  const addresses = DNS[hostname];
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-}
-
-const h = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: false, resolve }) });
-
-// On a shared PostgreSQL, delivery workers of other test files would pick up the test deliveries left here.
-const workspaceIds: string[] = [];
-afterAll(() => h.db.prisma.webhookSubscription.deleteMany({ where: { company_id: { in: workspaceIds } } }));
-async function workspace() {
-  const created = await h.workspace();
-  workspaceIds.push(created.workspace_id);
-  return created;
-}
+const workspace = workspacesCleanedAfterFile(h);
 
 const SUBSCRIPTION_FIELDS = 'id url events active disabled_reason disabled_at failing_since created_at updated_at';
 const CREATE = `mutation ($url: String!, $events: [String!]!) { webhookCreate(url: $url, events: $events) { ${SUBSCRIPTION_FIELDS} secret } }`;
@@ -158,7 +134,7 @@ describe('the SSRF guard at creation', () => {
   });
 
   it('lets private targets through when WEBHOOK_ALLOW_PRIVATE_TARGETS is on', async () => {
-    const guard = createTargetGuard({ allowPrivate: true, resolve });
+    const guard = createTargetGuard({ allowPrivate: true, resolve: resolveTestDns });
     expect(await guard.refusal('https://127.0.0.1:8443/hook')).toBeNull();
     expect(await guard.refusal('https://internal.crm.test/hook')).toBeNull();
     expect(await guard.refusal('http://127.0.0.1/hook')).toBe('must be an https URL');

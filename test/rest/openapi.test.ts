@@ -4,6 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openHarness, type Harness } from '../support/harness.js';
+import { createTargetGuard } from '../../webhooks/targets.js';
+import { PUBLIC_TEST_RECEIVER, resolveTestDns } from '../support/webhooks.js';
 import { GUIDE, seedWorkspace, sendJson, type Seeded } from './fixtures.js';
 import { readsBody, REST_BASE_PATH, REST_ROUTES, type RestRoute } from '../../facades/rest/routes.js';
 import { createIntegration } from '../../resolvers/integrations.js';
@@ -101,8 +103,8 @@ const IN_A_WEEK = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
 const TOO_LONG_TEXT = 'a'.repeat(300 * 1024);
 
 const WRITER_PHONE = '+15550109999';
-// A public address literal passes the default SSRF guard without a DNS query.
-const WEBHOOK_RECEIVER = 'https://93.184.215.14/crm-hooks';
+// A host that only the tests' DNS table resolves (to a public address): see test/support/webhooks.ts.
+const WEBHOOK_RECEIVER = PUBLIC_TEST_RECEIVER;
 const WEBHOOK_EVENTS = ['message.received'];
 const MISSING_ID = '01960000-0000-7000-8000-000000000000';
 
@@ -207,7 +209,7 @@ async function createRecords(): Promise<Records> {
 
 beforeAll(async () => {
   // This file sends several hundred requests with one key within a minute.
-  h = await openHarness({ rateLimitPerMinute: 10_000 });
+  h = await openHarness({ rateLimitPerMinute: 10_000, webhookTargets: createTargetGuard({ allowPrivate: false, resolve: resolveTestDns }) });
   seed = await seedWorkspace(h);
   records = await createRecords();
   document = await (await h.fetch('/api/v1/openapi.json')).json();

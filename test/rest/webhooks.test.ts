@@ -2,23 +2,17 @@
 // operation in facades/operations/webhooks.graphql), the secret appears only on create and rotate, the SSRF
 // guard refuses a private receiver at creation, another workspace's records are 404 and a key without the
 // webhooks scope is 403. No delivery worker runs here: deliveries stay as the requests leave them.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
+import { createTargetGuard } from '../../webhooks/targets.js';
+import { PUBLIC_TEST_RECEIVER, resolveTestDns, workspacesCleanedAfterFile } from '../support/webhooks.js';
 import { expectError, getJson, operationResult, postJson, sendJson } from './fixtures.js';
 
-const h = await openHarness();
-// A public address literal passes the default guard without a DNS query.
-const RECEIVER = 'https://93.184.215.14/crm-hooks';
+const h = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: false, resolve: resolveTestDns }) });
+const RECEIVER = PUBLIC_TEST_RECEIVER;
 const EVENTS = ['message.received', 'message.status'];
 
-// On a shared PostgreSQL, delivery workers of other test files would pick up deliveries left here.
-const workspaceIds: string[] = [];
-afterAll(() => h.db.prisma.webhookSubscription.deleteMany({ where: { company_id: { in: workspaceIds } } }));
-async function workspace() {
-  const created = await h.workspace();
-  workspaceIds.push(created.workspace_id);
-  return created;
-}
+const workspace = workspacesCleanedAfterFile(h);
 
 const mine = await workspace();
 const key = mine.api_key;

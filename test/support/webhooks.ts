@@ -8,6 +8,9 @@ import pg from 'pg';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll } from 'vitest';
+import type { LookupAddress } from 'node:dns';
+import type { Harness } from './harness.js';
+import type { CreatedWorkspace } from '../../resolvers/workspaces.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { recordEvent, type EventEnvelope, type EventType } from '../../events/outbox.js';
 import type { DeliveryOptions } from '../../webhooks/options.js';
@@ -175,4 +178,42 @@ export async function recordMessageEvents(
     envelopes.push(...batch);
   }
   return envelopes;
+}
+
+/**
+ * DNS for tests that create subscriptions: a fixed table, so no query leaves the machine. Its `.test` hosts
+ * never resolve through the system's DNS, so a delivery worker of another test file on a shared PostgreSQL
+ * (every worker delivers every workspace's deliveries) cannot send anything to the addresses listed here.
+ */
+export const TEST_DNS: Record<string, string[]> = {
+  'hooks.crm.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+  'other.crm.test': ['151.101.1.69'],
+  'internal.crm.test': ['10.0.0.5'],
+  'mixed.crm.test': ['93.184.215.14', '127.0.0.1'],
+  'metadata.crm.test': ['169.254.169.254'],
+  'mapped.crm.test': ['::ffff:192.168.1.10'],
+  'ula.crm.test': ['fd00:ec2::254'],
+};
+
+/** A receiver on a public address, as far as TEST_DNS is concerned. */
+export const PUBLIC_TEST_RECEIVER = 'https://hooks.crm.test/crm-hooks';
+
+export async function resolveTestDns(hostname: string): Promise<LookupAddress[]> {
+  const addresses = TEST_DNS[hostname];
+  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+}
+
+/**
+ * New workspaces whose subscriptions are deleted after the file: on a shared PostgreSQL, delivery workers of
+ * other test files would otherwise pick up the test deliveries left behind.
+ */
+export function workspacesCleanedAfterFile(h: Harness): () => Promise<CreatedWorkspace> {
+  const workspaceIds: string[] = [];
+  afterAll(() => h.db.prisma.webhookSubscription.deleteMany({ where: { company_id: { in: workspaceIds } } }));
+  return async () => {
+    const created = await h.workspace();
+    workspaceIds.push(created.workspace_id);
+    return created;
+  };
 }
