@@ -40,7 +40,3 @@ const GRANTED_BY: Record<Permission, readonly KeyScope[]> = {
 export function grants(scopes: ReadonlySet<string>, permission: Permission): boolean {
   return GRANTED_BY[permission].some((scope) => scopes.has(scope));
 }
-
-export function isKeyScope(value: string): value is KeyScope {
-  return (KEY_SCOPES as readonly string[]).includes(value);
-}

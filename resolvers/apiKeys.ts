@@ -4,7 +4,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { randomToken, safeEqual, sha256Hex } from '../crypto/tokens.js';
 import { KEY_SCOPES, type KeyScope } from '../auth/scopes.js';
 import type { Actor, Db } from './context.js';
-import { DomainError, notFound } from './errors.js';
+import { notFound } from './errors.js';
 import { parseInput, uuid } from './validation.js';
 
 const KEY_PREFIX = 'mcrm_';
@@ -99,13 +99,4 @@ function touchLastUsed(prisma: PrismaClient, id: string, lastUsedAt: Date | null
       data: { last_used_at: new Date(now) },
     })
     .catch(() => undefined);
-}
-
-export function assertKnownScopes(scopes: string[]): asserts scopes is KeyScope[] {
-  const unknown = scopes.filter((scope) => !(KEY_SCOPES as readonly string[]).includes(scope));
-  if (unknown.length > 0) {
-    throw new DomainError('VALIDATION_ERROR', `Unknown scopes: ${unknown.join(', ')}`, {
-      scopes: `must be among ${KEY_SCOPES.join(', ')}`,
-    });
-  }
 }
