@@ -68,6 +68,8 @@ async function openConversation(tx: Db, workspaceId: string, customerId: string,
   });
 }
 
+const MAX_PASSES = 3;
+
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
 }
@@ -109,14 +111,18 @@ async function store(ctx: Context, workspaceId: string, input: z.infer<typeof in
 export async function receiveInboundMessage(ctx: Context, raw: InboundMessage): Promise<{ stored: boolean }> {
   const { workspaceId } = requireActor(ctx);
   const input = parseInput(inboundInput, raw);
-  let data: MessageEventData | null;
-  try {
-    data = await store(ctx, workspaceId, input);
-  } catch (error) {
-    // A concurrent delivery of the same message (unique provider message id) or the first message of a new
-    // contact (unique wa_id) won the race; the transaction rolled back and a second pass sees its result.
-    if (!isUniqueViolation(error)) throw error;
-    data = await store(ctx, workspaceId, input);
+  // A concurrent delivery of the same message (unique provider message id) or the first message of a new
+  // contact (unique wa_id) may win a race; the transaction rolls back and the next pass sees its result.
+  // Each race is lost at most once (the contact then exists; the message is then known), so a pass that
+  // loses both still leaves a third that succeeds.
+  let data: MessageEventData | null = null;
+  for (let pass = 1; ; pass++) {
+    try {
+      data = await store(ctx, workspaceId, input);
+      break;
+    } catch (error) {
+      if (!isUniqueViolation(error) || pass === MAX_PASSES) throw error;
+    }
   }
   if (!data) return { stored: false };
   if (data.conversation.service_enabled) ctx.agents.handOff({ workspaceId, ...data });
