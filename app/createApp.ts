@@ -10,6 +10,7 @@ import { useHealthRoute } from '../facades/health.js';
 import { useRestFacade } from '../facades/rest/facade.js';
 import { useMcp, type McpOptions } from '../facades/mcp/plugin.js';
 import { useCalendarFeedRoute } from '../calendar/feedRoute.js';
+import { createApiKeyAuthenticator } from '../auth/apiKeyAuthenticator.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
@@ -63,7 +64,7 @@ export function createApp(services: Services, options: AppOptions) {
       useHealthRoute(gateway),
       useWhatsAppWebhook(services, options.logger),
       useCalendarFeedRoute(gateway),
-      useAuthentication(services, { graphiql: options.graphiql }),
+      useAuthentication(createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs }), { graphiql: options.graphiql }),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
       useRestFacade({

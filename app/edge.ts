@@ -1,5 +1,5 @@
 // The production edge of the HTTP pipeline, built once from the settings: request logs and metrics, the
-// body-size limit, the per-key rate limit, GraphQL depth and cost limits, and the MCP session cap setting.
+// body-size limit, how long API keys are remembered, the per-key rate limit, GraphQL depth and cost limits, and the MCP session cap setting.
 // createApp places `beforeAuthentication` and `afterAuthentication` around the API-key check; the
 // transport-level parts (HTTPS only, time-outs, draining) live in transport/.
 import type { Plugin } from 'graphql-yoga';
@@ -13,7 +13,7 @@ import { useRequestTelemetry } from '../observability/requestTelemetry.js';
 
 export type EdgeSettings = Pick<
   Settings,
-  'MAX_BODY_BYTES' | 'RATE_LIMIT_PER_MINUTE' | 'REDIS_KEY_PREFIX' | 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST' | 'MCP_MAX_SESSIONS_PER_KEY'
+  'MAX_BODY_BYTES' | 'API_KEY_CACHE_SECONDS' | 'RATE_LIMIT_PER_MINUTE' | 'REDIS_KEY_PREFIX' | 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST' | 'MCP_MAX_SESSIONS_PER_KEY'
 >;
 
 export type Edge = {
@@ -21,6 +21,8 @@ export type Edge = {
   afterAuthentication: Plugin[];
   /** The cap on concurrent MCP sessions per key, enforced by the MCP session registry. */
   mcpMaxSessionsPerKey: number;
+  /** How long an API key's authentication is remembered (auth/apiKeyAuthenticator.ts). */
+  apiKeyCacheMs: number;
 };
 
 export function createEdge(settings: EdgeSettings, dependencies: { logger: Logger; redis?: Redis | null }): Edge {
@@ -36,5 +38,6 @@ export function createEdge(settings: EdgeSettings, dependencies: { logger: Logge
       ...useGraphQLLimits({ maxDepth: settings.GRAPHQL_MAX_DEPTH, maxCost: settings.GRAPHQL_MAX_COST }),
     ],
     mcpMaxSessionsPerKey: settings.MCP_MAX_SESSIONS_PER_KEY,
+    apiKeyCacheMs: settings.API_KEY_CACHE_SECONDS * 1000,
   };
 }

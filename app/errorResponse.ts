@@ -1,5 +1,7 @@
 // The spec's error body, {"error": {code, message, details?, request_id?}}, for answers given before or
 // outside GraphQL execution (authentication, unknown routes, limits) and by the REST facade.
+import { Response } from './fetchApi.js';
+
 export type ErrorBody = {
   error: { code: string; message: string; details?: Record<string, unknown>; request_id?: string };
 };

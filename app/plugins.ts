@@ -2,8 +2,7 @@
 // request ids on GraphQL errors, and a JSON 404 for unknown routes.
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
-import { authenticateApiKey } from '../resolvers/apiKeys.js';
-import type { Services } from '../resolvers/context.js';
+import type { ApiKeyAuthenticator } from '../auth/apiKeyAuthenticator.js';
 import { errorResponse } from './errorResponse.js';
 import { requestState } from './requestState.js';
 
@@ -29,7 +28,7 @@ function isGraphiQLPage(request: Request, path: string): boolean {
   return request.method === 'GET' && path === '/graphql' && (request.headers.get('accept') ?? '').includes('text/html');
 }
 
-export function useAuthentication(services: Services, options: { graphiql: boolean }): Plugin {
+export function useAuthentication(authenticate: ApiKeyAuthenticator, options: { graphiql: boolean }): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       const path = url.pathname;
@@ -38,7 +37,7 @@ export function useAuthentication(services: Services, options: { graphiql: boole
       if (options.graphiql && isGraphiQLPage(request, path)) return;
       const header = request.headers.get('authorization') ?? '';
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const actor = match?.[1] ? await authenticateApiKey(services.prisma, match[1]) : null;
+      const actor = match?.[1] ? await authenticate(match[1]) : null;
       const state = requestState(request);
       if (!actor) {
         endResponse(

@@ -1,14 +1,20 @@
 // The raw baseline: a minimal node:http + pg server answering the same contacts list, search and get as
 // the service, with hand-written SQL and the same API-key check (one indexed lookup by key prefix + hash).
-// It has no GraphQL, no validation library and no ORM: the floor the service is measured against.
-import { createServer } from 'node:http';
+// It has no GraphQL, no validation library and no ORM: the floor the service is measured against. It serves
+// HTTPS with the same kind of certificate as the service (self-signed P-256), so that the ratio measures the
+// service's own cost and not the encryption both must pay.
+import { createServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadCertificate } from '../transport/certificate.js';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 const COLUMNS = `id, company_id, phone_number, wa_id, email, name, image_url, metadata, created_at, updated_at`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function startBaseline(databaseUrl: string, port = 0): Promise<{ port: number; close(): Promise<void> }> {
+export async function startBaseline(databaseUrl: string, port = 0): Promise<{ port: number; close(): Promise<void> }> {
+  const { cert, key } = await loadCertificate({ dataDir: join(tmpdir(), 'crm-bench-baseline') });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
 
   async function workspaceOf(authorization: string | undefined): Promise<string | null> {
@@ -25,7 +31,7 @@ export function startBaseline(databaseUrl: string, port = 0): Promise<{ port: nu
     return { data, next_cursor: has_more ? (data.at(-1)?.['id'] as string) : null, has_more };
   }
 
-  const server = createServer(async (request, response) => {
+  const server = createServer({ cert, key }, async (request, response) => {
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));

@@ -1,7 +1,7 @@
 // `npm run bench`: seeds PostgreSQL with the benchmark data set (resumable), starts the real service and
 // a raw node:http + pg baseline, drives both with autocannon, and writes bench/results/<stamp>.json and
 // docs/performance.md. Settings: BENCH_DATABASE_URL, BENCH_CONTACTS, BENCH_SMALL_CONTACTS, BENCH_SECONDS,
-// BENCH_CONNECTIONS (README, "Benchmarks").
+// BENCH_CONNECTIONS, BENCH_LATENCY_SECONDS, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_SUBSCRIPTIONS (README, "Benchmarks").
 import { execSync } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
 import { cpus, totalmem } from 'node:os';
@@ -16,6 +16,8 @@ import { ALL_KEY_SCOPES } from '../auth/scopes.js';
 import { seedBenchData } from './seed.js';
 import { startProcess, type Server } from './servers.js';
 import { measure, type LoadResult } from './load.js';
+import { readsFor } from './reads.js';
+import { measureFanOut, startReceiver, type FanOutResult } from './webhooks.js';
 import { writeReport, type BenchReport, type ScaleResults } from './report.js';
 
 const settings = {
@@ -25,6 +27,10 @@ const settings = {
   messagesPerConversation: Number(process.env['BENCH_MESSAGES_PER_CONVERSATION'] ?? 5),
   seconds: Number(process.env['BENCH_SECONDS'] ?? 10),
   connections: Number(process.env['BENCH_CONNECTIONS'] ?? 16),
+  /** Latency is also measured with one connection: a single client's wait, without queueing behind others. */
+  latencySeconds: Number(process.env['BENCH_LATENCY_SECONDS'] ?? 5),
+  webhookEvents: Number(process.env['BENCH_WEBHOOK_EVENTS'] ?? 5_000),
+  webhookSubscriptions: Number(process.env['BENCH_WEBHOOK_SUBSCRIPTIONS'] ?? 4),
 };
 // A fixed key: bench workspaces' sealed credentials stay readable across resumed runs.
 const BENCH_ENCRYPTION_KEY = '6265'.repeat(16);
@@ -41,7 +47,7 @@ async function ensureDatabase(url: string) {
 
 type BenchWorkspace = { id: string; integrationId: string; key: string };
 
-async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace }> {
+async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace; other: BenchWorkspace }> {
   await ensureDatabase(settings.databaseUrl);
   const db = await openDatabase({ url: settings.databaseUrl, poolSize: 4 });
   await migrate(db.sql);
@@ -59,11 +65,12 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
     return { id: found.id, integrationId, key: api_key };
   }
   // Several workspaces share the tables, as in production; reads are scoped to one.
-  for (let other = 1; other <= 3; other++) await workspace(`bench-other-${other}`, 2_000);
+  const others: BenchWorkspace[] = [];
+  for (let other = 1; other <= 3; other++) others.push(await workspace(`bench-other-${other}`, 2_000));
   const small = await workspace(`bench-${settings.smallContacts}`, settings.smallContacts);
   const large = await workspace(`bench-${settings.contacts}`, settings.contacts);
   await db.close();
-  return { large, small };
+  return { large, small, other: others[0]! };
 }
 
 function detectScheme(port: number): Promise<string> {
@@ -77,73 +84,99 @@ function detectScheme(port: number): Promise<string> {
   });
 }
 
-async function sample(sql: pg.Pool, query: string, params: unknown[]): Promise<string> {
-  const { rows } = await sql.query(query, params);
-  return String(Object.values(rows[0] ?? {})[0] ?? '');
+/** A request to the service, which presents a self-signed certificate. */
+function fetchInsecure(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; json(): Promise<unknown> }> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, { method: init.method, headers: init.headers, rejectUnauthorized: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, json: async () => JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    request.on('error', reject);
+    request.end(init.body);
+  });
 }
 
-async function readsFor(workspace: BenchWorkspace, pool: pg.Pool, contacts: number) {
-  const deepCursor = await sample(pool, 'SELECT id FROM customers WHERE company_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1', [workspace.id, Math.floor(contacts / 2)]);
-  const someId = await sample(pool, 'SELECT id FROM customers WHERE company_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1', [workspace.id, Math.floor(contacts / 3)]);
-  const before = await sample(pool, "SELECT to_char(last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM conversations WHERE company_id = $1 AND last_message_at IS NOT NULL ORDER BY last_message_at DESC OFFSET $2 LIMIT 1", [workspace.id, Math.floor(contacts / 2)]);
-  // Search fragments taken from one real row: a "last-name number" pair, the middle of a phone number and the
-  // start of an e-mail address, each matching a handful of contacts among all of them.
-  const { rows } = await pool.query(
-    "SELECT name, phone_number, email FROM customers WHERE company_id = $1 AND email IS NOT NULL ORDER BY id DESC OFFSET $2 LIMIT 1",
-    [workspace.id, Math.floor(contacts / 7)],
-  );
-  const row = rows[0] as { name: string; phone_number: string; email: string };
-  const nameFragment = row.name.split(' ').slice(1).join(' ');
-  return {
-    contacts_list: `/api/v1/contacts?limit=50`,
-    contacts_list_deep: `/api/v1/contacts?limit=50&cursor=${deepCursor}`,
-    contacts_search_name: `/api/v1/contacts/search?q=${encodeURIComponent(nameFragment)}`,
-    contacts_search_phone: `/api/v1/contacts/search?q=${encodeURIComponent(row.phone_number.slice(5, 12))}`,
-    contacts_search_email: `/api/v1/contacts/search?q=${encodeURIComponent(row.email.split('@')[0]!)}`,
-    contacts_get: `/api/v1/contacts/${someId}`,
-    conversations_list: `/api/v1/conversations?status=active&limit=20&before=${encodeURIComponent(before)}`,
-    users: `/api/v1/users`,
-  } as const;
-}
+type Measured = { service: Server; workspace: BenchWorkspace };
 
-const GRAPHQL: Record<string, (paths: Awaited<ReturnType<typeof readsFor>>) => string> = {
-  contacts_list: () => 'query { contacts(limit: 50) { data { id company_id phone_number wa_id email name image_url metadata created_at updated_at } next_cursor has_more } }',
-  contacts_get: (paths) => `query { contact(id: "${paths.contacts_get.split('/').pop()}") { id company_id phone_number wa_id email name image_url metadata created_at updated_at profile_name notes tags last_message_at conversation_count } }`,
-  contacts_search_name: (paths) => `query { contactSearch(q: ${JSON.stringify(decodeURIComponent(paths.contacts_search_name.split('q=')[1]!))}) { data { id company_id phone_number wa_id email name image_url metadata created_at updated_at } next_cursor has_more } }`,
-};
+const load = (server: Server, workspace: BenchWorkspace, path: string, connections = settings.connections, seconds = settings.seconds): Promise<LoadResult> =>
+  measure({ url: `${server.url}${path}`, headers: { authorization: `Bearer ${workspace.key}` }, seconds, connections });
+
+const loadGraphql = ({ service, workspace }: Measured, body: string): Promise<LoadResult> =>
+  measure({
+    url: `${service.url}/graphql`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${workspace.key}`, 'content-type': 'application/json' },
+    body,
+    seconds: settings.seconds,
+    connections: settings.connections,
+  });
 
 async function runScale(service: Server, baseline: Server, workspace: BenchWorkspace, contacts: number, pool: pg.Pool): Promise<ScaleResults> {
-  const paths = await readsFor(workspace, pool, contacts);
-  const headers = { authorization: `Bearer ${workspace.key}` };
-  const load = (server: Server, path: string): Promise<LoadResult> =>
-    measure({ url: `${server.url}${path}`, headers, seconds: settings.seconds, connections: settings.connections });
-  const results: ScaleResults = { contacts, service: {}, baseline: {}, graphql: {} };
-  for (const [name, path] of Object.entries(paths)) {
-    console.log(`  ${contacts} · service REST ${name}`);
-    results.service[name] = await load(service, path);
-    if (name.startsWith('contacts_')) {
-      console.log(`  ${contacts} · baseline ${name}`);
-      results.baseline[name] = await load(baseline, path);
-    }
-  }
-  for (const [name, query] of Object.entries(GRAPHQL)) {
-    console.log(`  ${contacts} · service GraphQL ${name}`);
-    results.graphql[name] = await measure({
-      url: `${service.url}/graphql`,
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: query(paths) }),
-      seconds: settings.seconds,
-      connections: settings.connections,
-    });
+  const results: ScaleResults = { contacts, service: {}, baseline: {}, graphql: {}, latency: {} };
+  for (const read of await readsFor(pool, workspace.id, contacts)) {
+    console.log(`  ${contacts} · ${read.name}: service REST, GraphQL, one connection${read.baseline ? ', baseline' : ''}`);
+    results.service[read.name] = await load(service, workspace, read.path);
+    results.graphql[read.name] = await loadGraphql({ service, workspace }, read.graphql);
+    results.latency[read.name] = await load(service, workspace, read.path, 1, settings.latencySeconds);
+    if (read.baseline) results.baseline[read.name] = await load(baseline, workspace, read.path);
   }
   return results;
 }
 
+/** POST /messages: a template message (allowed outside the 24-hour window) on open conversations, in turn. */
+async function measureSends({ service, workspace }: Measured, pool: pg.Pool): Promise<LoadResult> {
+  const { rows } = await pool.query("SELECT id FROM conversations WHERE company_id = $1 AND status = 'active' ORDER BY id DESC LIMIT 200", [workspace.id]);
+  const requests = rows.map((row: { id: string }) => ({
+    body: JSON.stringify({ conversation_id: row.id, template: { name: 'verification_code', language: 'en_US', parameters: ['482913'] } }),
+  }));
+  return measure({
+    url: `${service.url}/api/v1/messages`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${workspace.key}`, 'content-type': 'application/json' },
+    requests,
+    seconds: settings.seconds,
+    connections: settings.connections,
+  });
+}
+
+/** Fan-out runs in a service of its own: the receiver is on 127.0.0.1, which only a non-production service may
+ * call (WEBHOOK_ALLOW_PRIVATE_TARGETS), trusting the receiver's self-signed certificate (WEBHOOK_CA_FILE). */
+async function runFanOut(env: Record<string, string>, workspace: BenchWorkspace): Promise<FanOutResult> {
+  const receiver = await startReceiver();
+  const service = await startProcess(
+    ['dist/main.js'],
+    { ...env, NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: receiver.certFile, WEBHOOK_POLL_MS: '100' },
+    detectScheme,
+  );
+  try {
+    const api = async (method: string, path: string, body?: unknown) => {
+      const response = await fetchInsecure(`${service.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${workspace.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: (response.status === 204 ? {} : await response.json()) as { id?: string } };
+    };
+    return await measureFanOut({
+      databaseUrl: settings.databaseUrl,
+      workspaceId: workspace.id,
+      api,
+      receiver,
+      events: settings.webhookEvents,
+      subscriptions: settings.webhookSubscriptions,
+      timeoutMs: 120_000,
+    });
+  } finally {
+    await service.stop();
+    receiver.close();
+  }
+}
+
 async function main() {
   const started = new Date();
-  const { large, small } = await prepare();
-    // The per-key rate limit (100 a minute) would answer almost every request with 429: the bench measures the
+  const { large, small, other } = await prepare();
+  // The per-key rate limit (100 a minute) would answer almost every request with 429: the bench measures the
   // API behind it, so it lifts the limit for its own service process.
   const env = {
     DATABASE_URL: settings.databaseUrl,
@@ -154,19 +187,34 @@ async function main() {
     ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY,
     RATE_LIMIT_PER_MINUTE: '1000000000',
   };
-  const service = await startProcess('app/main.ts', env, detectScheme);
-  const baseline = await startProcess('bench/baseline.ts', env, async (port) => `http://127.0.0.1:${port}`);
+  execSync('node scripts/build.mjs', { stdio: 'inherit' });
+  const service = await startProcess(['dist/main.js'], env, detectScheme);
+  const baseline = await startProcess(['--import', 'tsx', 'bench/baseline.ts'], env, async (port) => `https://127.0.0.1:${port}`);
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 2 });
   try {
     service.resetRss();
     const scales = [await runScale(service, baseline, small, settings.smallContacts, pool), await runScale(service, baseline, large, settings.contacts, pool)];
+    console.log('  POST /messages');
+    const sends = await measureSends({ service, workspace: small }, pool);
+    const serviceMaxRss = service.maxRssMb();
+    await service.stop();
+    await baseline.stop();
+    console.log(`  webhook fan-out: ${settings.webhookEvents} events × ${settings.webhookSubscriptions} subscriptions`);
+    const webhooks = await runFanOut(env, other);
     const report: BenchReport = {
       date: started.toISOString(),
       commit: execSync('git rev-parse --short HEAD').toString().trim(),
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
-      settings: { seconds: settings.seconds, connections: settings.connections, messages_per_conversation: settings.messagesPerConversation },
-      service_max_rss_mb: service.maxRssMb(),
+      settings: {
+        seconds: settings.seconds,
+        connections: settings.connections,
+        latency_seconds: settings.latencySeconds,
+        messages_per_conversation: settings.messagesPerConversation,
+      },
+      service_max_rss_mb: serviceMaxRss,
       scales,
+      sends,
+      webhooks,
     };
     mkdirSync('bench/results', { recursive: true });
     const file = `bench/results/${started.toISOString().replace(/[:.]/g, '-')}.json`;

@@ -15,8 +15,10 @@ function rssMb(pid: number): number {
   }
 }
 
-export function startProcess(script: string, env: Record<string, string>, scheme: (port: number) => Promise<string>): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+/** `args` are node's: the service runs as `npm start` does (dist/main.js), the baseline through tsx. */
+export function startProcess(args: string[], env: Record<string, string>, scheme: (port: number) => Promise<string>): Promise<Server> {
+  const script = args.join(' ');
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -42,6 +44,7 @@ export function startProcess(script: string, env: Record<string, string>, scheme
         stop: () =>
           new Promise((done) => {
             clearInterval(sampler);
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),

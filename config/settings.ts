@@ -47,6 +47,7 @@ const schema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(1000),
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
   REDIS_URL: z.string().url().optional(),
   REDIS_KEY_PREFIX: z.string().min(1).default('messaging-crm'),

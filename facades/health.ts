@@ -4,6 +4,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Gateway } from './gateway.js';
 import { operation } from './operations.js';
 import type { HealthQuery } from './operations.generated.js';
+import { Response } from '../app/fetchApi.js';
 
 export function useHealthRoute(gateway: Gateway): Plugin {
   return {

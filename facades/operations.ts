@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kind, parse, visit, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 
-export const OPERATIONS_DIR = fileURLToPath(new URL('./operations', import.meta.url));
+// Relative to this file's folder's parent, which is also the parent of dist/ when this code runs bundled.
+export const OPERATIONS_DIR = fileURLToPath(new URL('../facades/operations', import.meta.url));
 
 export function operationFiles(): { location: string; document: DocumentNode }[] {
   return readdirSync(OPERATIONS_DIR)

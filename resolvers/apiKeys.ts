@@ -71,31 +71,33 @@ export async function revokeApiKey(prisma: PrismaClient, workspaceId: string, ke
   return prisma.apiKey.update({ where: { id }, data: { revoked_at: new Date() }, select: summarySelect });
 }
 
+/** A key's caller and when its use was last recorded, as the authentication cache keeps them. */
+export type KeyUse = { actor: Actor; lastUsedAt: Date | null };
+
 /** The caller behind a bearer key, or null for a missing, malformed, unknown or revoked key. */
-export async function authenticateApiKey(prisma: PrismaClient, apiKey: string): Promise<Actor | null> {
+export async function authenticateApiKey(prisma: PrismaClient, apiKey: string): Promise<KeyUse | null> {
   if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length < PREFIX_LENGTH + 16 || apiKey.length > 200) return null;
   const record = await prisma.apiKey.findUnique({
     where: { prefix: apiKey.slice(0, PREFIX_LENGTH) },
     select: { id: true, company_id: true, user_id: true, prefix: true, hash: true, scopes: true, revoked_at: true, last_used_at: true },
   });
   if (!record || record.revoked_at || !safeEqual(record.hash, sha256Hex(apiKey))) return null;
-  touchLastUsed(prisma, record.id, record.last_used_at);
-  return {
-    workspaceId: record.company_id,
-    userId: record.user_id,
-    keyId: record.id,
-    keyPrefix: record.prefix,
-    scopes: new Set(record.scopes),
+  const use: KeyUse = {
+    actor: { workspaceId: record.company_id, userId: record.user_id, keyId: record.id, keyPrefix: record.prefix, scopes: new Set(record.scopes) },
+    lastUsedAt: record.last_used_at,
   };
+  recordKeyUse(prisma, use);
+  return use;
 }
 
-/** Records use at most about once a minute per key, off the request path. */
-function touchLastUsed(prisma: PrismaClient, id: string, lastUsedAt: Date | null): void {
+/** Records use at most about once a minute per key, off the request path; `use` remembers the last write. */
+export function recordKeyUse(prisma: PrismaClient, use: KeyUse): void {
   const now = Date.now();
-  if (lastUsedAt && now - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  if (use.lastUsedAt && now - use.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  use.lastUsedAt = new Date(now);
   prisma.apiKey
     .updateMany({
-      where: { id, OR: [{ last_used_at: null }, { last_used_at: { lt: new Date(now - LAST_USED_RESOLUTION_MS) } }] },
+      where: { id: use.actor.keyId, OR: [{ last_used_at: null }, { last_used_at: { lt: new Date(now - LAST_USED_RESOLUTION_MS) } }] },
       data: { last_used_at: new Date(now) },
     })
     .catch(() => undefined);

@@ -6,7 +6,7 @@ import { type Context, type Db, requireActor } from './context.js';
 import { DomainError, notFound } from './errors.js';
 import { availabilitySchema, type AvailabilityWindow } from './availability.js';
 import { violatesConstraint } from './databaseErrors.js';
-import { parseInput, uuid } from './validation.js';
+import { idInput, parseInput, uuid } from './validation.js';
 
 type Query = { select?: Prisma.AppointmentTypeSelect; include?: Prisma.AppointmentTypeInclude };
 
@@ -54,9 +54,11 @@ export async function findAppointmentType(db: Db, workspaceId: string, id: strin
   return type;
 }
 
+const activeFilterInput = z.object({ active: z.boolean().nullish() });
+
 export async function listAppointmentTypes(ctx: Context, input: { active?: boolean | null }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const { active } = parseInput(z.object({ active: z.boolean().nullish() }), input);
+  const { active } = parseInput(activeFilterInput, input);
   const appointment_types = await ctx.prisma.appointmentType.findMany({
     ...query,
     where: { company_id: workspaceId, ...(active === null || active === undefined ? {} : { active }) },
@@ -67,7 +69,7 @@ export async function listAppointmentTypes(ctx: Context, input: { active?: boole
 
 export function getAppointmentType(ctx: Context, input: { id: string }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   return findAppointmentType(ctx.prisma, workspaceId, id, query);
 }
 
@@ -88,7 +90,7 @@ export async function updateAppointmentType(ctx: Context, input: z.input<typeof 
 /** Deletes a type that was never booked; a booked type keeps its history and can be deactivated instead. */
 export async function deleteAppointmentType(ctx: Context, input: { id: string }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   const type = await findAppointmentType(ctx.prisma, workspaceId, id, query);
   try {
     await ctx.prisma.appointmentType.delete({ where: { id } });

@@ -11,7 +11,7 @@ import { MINUTE_MS, withinAvailability } from './availability.js';
 import { violatesConstraint } from './databaseErrors.js';
 import { toPage } from './pagination.js';
 import { workspaceTimeZone } from './schedulingSettings.js';
-import { instant, limit, parseInput, uuid } from './validation.js';
+import { idInput, instant, limit, parseInput, uuid } from './validation.js';
 
 type Query = { select?: Prisma.AppointmentSelect; include?: Prisma.AppointmentInclude };
 type AppointmentType = Prisma.AppointmentTypeGetPayload<object>;
@@ -99,7 +99,7 @@ async function findAppointment<Q extends Query>(db: Db, workspaceId: string, id:
 
 export function getAppointment(ctx: Context, input: { id: string }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   return findAppointment(ctx.prisma, workspaceId, id, query);
 }
 

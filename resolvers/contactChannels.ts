@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Prisma } from '../generated/prisma/client.js';
 import { type Context, type Db, requireActor } from './context.js';
 import { DomainError, notFound } from './errors.js';
-import { parseInput, uuid } from './validation.js';
+import { idInput, parseInput, uuid } from './validation.js';
 
 type Query = { select?: Prisma.ContactChannelSelect; include?: Prisma.ContactChannelInclude };
 
@@ -177,9 +177,11 @@ async function requireContact(db: Db, workspaceId: string, customerId: string) {
   if (!contact) throw notFound('Customer');
 }
 
+const customerIdInput = z.object({ customer_id: uuid });
+
 export async function listChannels(ctx: Context, input: { customer_id: string }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const { customer_id } = parseInput(z.object({ customer_id: uuid }), input);
+  const { customer_id } = parseInput(customerIdInput, input);
   await requireContact(ctx.prisma, workspaceId, customer_id);
   const channels = await ctx.prisma.contactChannel.findMany({
     ...query,
@@ -220,7 +222,7 @@ export async function addChannel(ctx: Context, input: z.input<typeof addInput>, 
 
 export async function removeChannel(ctx: Context, input: { id: string }) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   return ctx.prisma.$transaction(async (tx) => {
     const channel = await tx.contactChannel.findFirst({ where: { id, company_id: workspaceId } });
     if (!channel) throw notFound('Channel');

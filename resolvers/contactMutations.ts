@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Prisma } from '../generated/prisma/client.js';
 import { type Context, type Db, requireActor } from './context.js';
 import { DomainError, type ErrorCode, notFound } from './errors.js';
-import { parseInput, uuid } from './validation.js';
+import { idInput, parseInput, uuid } from './validation.js';
 import {
   CHANNEL_TYPES,
   MIRROR_COLUMN,
@@ -106,7 +106,7 @@ export async function updateContact(ctx: Context, input: Record<string, unknown>
 /** Deletes the contact with everything that is about it: conversations, their messages, notes, summaries. */
 export async function deleteContact(ctx: Context, input: { id: string }) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   return ctx.prisma.$transaction(async (tx) => {
     const found = await tx.customer.findFirst({ where: { id, company_id: workspaceId }, select: { id: true } });
     if (!found) throw notFound('Customer');

@@ -5,7 +5,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { type Context, requireActor } from './context.js';
 import { notFound } from './errors.js';
 import { toPage } from './pagination.js';
-import { limit, parseInput, uuid } from './validation.js';
+import { idInput, limit, parseInput, uuid } from './validation.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
 
@@ -62,7 +62,7 @@ export function searchContacts(ctx: Context, input: z.input<typeof searchInput>,
 
 export async function getContact(ctx: Context, input: { id: string }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   const contact = await ctx.prisma.customer.findFirst({ ...query, where: { id, company_id: workspaceId } });
   if (!contact) throw notFound('Customer');
   return contact;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Prisma } from '../generated/prisma/client.js';
 import { type Context, requireActor } from './context.js';
 import { DomainError, notFound } from './errors.js';
-import { parseInput, uuid } from './validation.js';
+import { idInput, parseInput, uuid } from './validation.js';
 import { CONVERSATION_TRANSITIONS, type ConversationAction } from './conversationStatus.js';
 
 type Query = { select?: Prisma.ConversationSelect; include?: Prisma.ConversationInclude };
@@ -43,7 +43,7 @@ export async function updateConversation(ctx: Context, input: Record<string, unk
 /** Applies a status action atomically: the update only matches a conversation in an allowed status. */
 export async function transitionConversation(ctx: Context, action: ConversationAction, input: { id: string }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   const { from, to } = CONVERSATION_TRANSITIONS[action];
   const { count } = await ctx.prisma.conversation.updateMany({
     where: { id, company_id: workspaceId, status: { in: [...from] } },

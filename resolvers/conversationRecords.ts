@@ -6,7 +6,7 @@ import type { Context, Db } from './context.js';
 import { requireActor } from './context.js';
 import { notFound } from './errors.js';
 import { toPage } from './pagination.js';
-import { limit, parseInput, uuid } from './validation.js';
+import { idInput, limit, parseInput, uuid } from './validation.js';
 
 export type RecordKind = 'note' | 'summary';
 
@@ -91,7 +91,7 @@ export async function updateRecord(ctx: Context, kind: RecordKind, input: z.inpu
 
 export async function deleteRecord(ctx: Context, kind: RecordKind, input: { id: string }) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   await requireRecord(ctx, kind, workspaceId, id);
   await KINDS[kind].store(ctx.prisma).delete({ where: { id } });
   return { id, deleted: true };

@@ -9,7 +9,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { type Context, requireActor } from './context.js';
 import { notFound } from './errors.js';
 import { toPage } from './pagination.js';
-import { isoDateTime, limit, parseInput, uuid } from './validation.js';
+import { idInput, isoDateTime, limit, parseInput, uuid } from './validation.js';
 
 type Query = { select?: Prisma.ConversationSelect; include?: Prisma.ConversationInclude };
 
@@ -131,7 +131,7 @@ async function page(
 
 export async function getConversation(ctx: Context, input: { id: string }, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   const conversation = await ctx.prisma.conversation.findFirst({ ...query, where: { id, company_id: workspaceId } });
   if (!conversation) throw notFound('Conversation');
   return conversation;

@@ -9,7 +9,7 @@ import { type Context, requireActor } from './context.js';
 import { DomainError, notFound } from './errors.js';
 import { extractText } from './documentText.js';
 import { toPage } from './pagination.js';
-import { limit, parseInput, uuid } from './validation.js';
+import { idInput, limit, parseInput, uuid } from './validation.js';
 
 type Query = { select?: Prisma.KnowledgeDocumentSelect; include?: Prisma.KnowledgeDocumentInclude };
 
@@ -94,7 +94,7 @@ export async function listKnowledgeDocuments(ctx: Context, input: z.input<typeof
 }
 
 export function getKnowledgeDocument(ctx: Context, input: { id: string }, query: Query = {}) {
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   return findDocument(ctx, id, query);
 }
 
@@ -110,7 +110,7 @@ export async function updateKnowledgeDocument(ctx: Context, input: z.input<typeo
 }
 
 export async function deleteKnowledgeDocument(ctx: Context, input: { id: string }, query: Query = {}) {
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   const document = await findDocument(ctx, id, query);
   await ctx.prisma.knowledgeDocument.delete({ where: { id } });
   return document;

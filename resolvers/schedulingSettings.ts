@@ -27,8 +27,10 @@ export async function getSchedulingSettings(ctx: Context): Promise<SchedulingSet
   return present(await ctx.prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select }));
 }
 
+const timeZoneInput = z.object({ time_zone: timeZoneSchema });
+
 export async function updateSchedulingSettings(ctx: Context, input: { time_zone: string }): Promise<SchedulingSettings> {
   const { workspaceId } = requireActor(ctx);
-  const { time_zone } = parseInput(z.object({ time_zone: timeZoneSchema }), input);
+  const { time_zone } = parseInput(timeZoneInput, input);
   return present(await ctx.prisma.workspace.update({ where: { id: workspaceId }, data: { time_zone }, select }));
 }

@@ -17,6 +17,9 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
 
 export const uuid = z.string().uuid({ message: 'must be a UUID' });
 
+/** `{id}`, the input of every get/update/delete by id; one schema, built once (zod compiles on first use). */
+export const idInput = z.object({ id: uuid });
+
 export function limit(defaultValue: number) {
   return z
     .number({ message: 'must be an integer' })

@@ -8,7 +8,7 @@ import { randomToken } from '../crypto/tokens.js';
 import { type Context, requireActor } from './context.js';
 import { DomainError, notFound } from './errors.js';
 import { toPage } from './pagination.js';
-import { limit, parseInput, uuid } from './validation.js';
+import { idInput, limit, parseInput, uuid } from './validation.js';
 
 type SubscriptionQuery = { select?: Prisma.WebhookSubscriptionSelect; include?: Prisma.WebhookSubscriptionInclude };
 type DeliveryQuery = { select?: Prisma.WebhookDeliverySelect; include?: Prisma.WebhookDeliveryInclude };
@@ -40,7 +40,6 @@ const events = z
 
 const createInput = z.object({ url, events });
 const updateInput = z.object({ id: uuid, url: url.nullish(), events: events.nullish(), active: z.boolean().nullish() });
-const idInput = z.object({ id: uuid });
 const deliveriesInput = z.object({
   subscription_id: uuid,
   limit: limit(20),

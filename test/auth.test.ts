@@ -4,7 +4,7 @@ import { schema } from '../schema/index.js';
 import { openHarness } from './support/harness.js';
 import { revokeApiKey } from '../resolvers/apiKeys.js';
 
-const harness = await openHarness();
+const harness = await openHarness({ apiKeyCacheSeconds: 1 });
 const acme = await harness.workspace('Acme');
 const globex = await harness.workspace('Globex');
 
@@ -33,13 +33,25 @@ describe('API keys', () => {
     expect(body.error.request_id).toBe(response.headers.get('x-request-id'));
   });
 
-  it('refuses a revoked key and keeps accepting the others', async () => {
+  it('refuses a revoked key once its remembered authentication expires, and keeps accepting the others', async () => {
     const key = await harness.key(acme.workspace_id, ['users']);
     expect((await harness.graphql(key, '{ users { id } }')).status).toBe(200);
     const keys = await harness.db.prisma.apiKey.findMany({ where: { company_id: acme.workspace_id }, orderBy: { id: 'desc' } });
     await revokeApiKey(harness.db.prisma, acme.workspace_id, keys[0]!.id);
-    expect((await harness.graphql(key, '{ users { id } }')).status).toBe(401);
+    // Remembered for API_KEY_CACHE_SECONDS (1 s here): revocation reaches a running instance within that time.
+    expect((await harness.graphql(key, '{ users { id } }')).status).toBe(200);
+    await expect.poll(async () => (await harness.graphql(key, '{ users { id } }')).status, { timeout: 3000, interval: 100 }).toBe(401);
     expect((await harness.graphql(acme.api_key, '{ users { id } }')).status).toBe(200);
+  });
+
+  it('refuses a revoked key at once when API keys are not remembered (API_KEY_CACHE_SECONDS=0)', async () => {
+    const uncached = await openHarness({ apiKeyCacheSeconds: 0 });
+    const initech = await uncached.workspace('Initech');
+    const key = await uncached.key(initech.workspace_id, ['users']);
+    expect((await uncached.graphql(key, '{ users { id } }')).status).toBe(200);
+    const [latest] = await uncached.db.prisma.apiKey.findMany({ where: { company_id: initech.workspace_id }, orderBy: { id: 'desc' }, take: 1 });
+    await revokeApiKey(uncached.db.prisma, initech.workspace_id, latest!.id);
+    expect((await uncached.graphql(key, '{ users { id } }')).status).toBe(401);
   });
 
   it('stores only a hash of the key and records its last use', async () => {

@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 
-/** With TEST_DATABASE_URL, migrate the shared server database once; tests isolate by workspace. */
+/** Builds dist/main.js once (tests of the real server process run what `npm start` runs); with
+ * TEST_DATABASE_URL, migrates the shared server database once (tests isolate by workspace). */
 export default async function setup() {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const url = process.env['TEST_DATABASE_URL'];
   if (!url) return;
   const db = await openDatabase({ url, poolSize: 2 });

@@ -17,6 +17,7 @@ import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { bySpecificity, matchPath, parsePathTemplate, type PathTemplate } from './paths.js';
 import { readsBody, REST_BASE_PATH, REST_ROUTES, type RestMethod, type RestRoute } from './routes.js';
 import { createRouteHandler, type RouteHandler } from './sofaRoutes.js';
+import { Response } from '../../app/fetchApi.js';
 
 export type RestFacadeOptions = {
   gateway: Gateway;
@@ -34,10 +35,6 @@ type Resource = { path: PathTemplate; methods: Map<RestMethod, Answer> };
 
 /** The order methods are listed in an Allow header. */
 const METHOD_ORDER: readonly RestMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}, type = 'application/json'): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': `${type}; charset=utf-8`, ...headers } });
-}
 
 /** The route's GraphQL arguments from the request, checked; or why the request cannot run. */
 async function readArguments(
@@ -60,20 +57,28 @@ async function readArguments(
   return { status: 400, code: 'VALIDATION_ERROR', message: `Invalid ${Object.keys(problems).join(', ')}`, details: problems };
 }
 
-/** sofa's answer as the client gets it: the request id in errors, 404 for null, the guide form on request. */
+function jsonText(status: number, text: string, headers: Record<string, string>, type = 'application/json'): Response {
+  return new Response(text, { status, headers: { 'content-type': `${type}; charset=utf-8`, ...headers } });
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}, type = 'application/json'): Response {
+  return jsonText(status, JSON.stringify(body), headers, type);
+}
+
+/** sofa's answer as the client gets it: the request id in errors, 404 for null, the guide form on request.
+ * A success in the contract's form is passed on as sofa serialized it, without parsing it again. */
 async function finish(operation: RestOperation, request: Request, answer: Response, headers: Record<string, string>): Promise<Response> {
   const requestId = requestState(request).requestId;
   const text = await answer.text();
-  const body: unknown = text === '' ? null : JSON.parse(text);
   if (answer.status >= 400) {
-    const error = (body as { error: Record<string, unknown> }).error;
+    const error = (JSON.parse(text) as { error: Record<string, unknown> }).error;
     return json(answer.status, { error: { ...error, request_id: requestId } }, headers);
   }
-  if (body === null) return errorResponse(404, 'NOT_FOUND', 'Not found', { requestId, headers });
-  if (!operation.guide) return json(answer.status, body, headers);
+  if (text === '' || text === 'null') return errorResponse(404, 'NOT_FOUND', 'Not found', { requestId, headers });
+  if (!operation.guide) return jsonText(answer.status, text, headers);
   const varied = { ...headers, vary: 'Accept' };
-  if (!acceptsGuideForm(request)) return json(answer.status, body, varied);
-  return json(answer.status, toGuideForm(operation.guide, body), varied, GUIDE_MEDIA_TYPE);
+  if (!acceptsGuideForm(request)) return jsonText(answer.status, text, varied);
+  return json(answer.status, toGuideForm(operation.guide, JSON.parse(text)), varied, GUIDE_MEDIA_TYPE);
 }
 
 function routeAnswer(operation: RestOperation, handler: RouteHandler, sunset: Date | undefined): Answer {

@@ -4,6 +4,7 @@
 import { getNamedType, isScalarType, isSpecifiedScalarType, type GraphQLArgument } from 'graphql';
 import type { ArgumentReading } from './arguments.js';
 import { readsBody, type RestRoute } from './routes.js';
+import { Request } from '../../app/fetchApi.js';
 
 /** Why a request cannot run, as the error body will say it. */
 export type RequestFailure = { status: number; code: string; message: string; details?: Record<string, string> };

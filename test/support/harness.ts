@@ -52,6 +52,8 @@ export type HarnessOptions = {
   rateLimitPerMinute?: number;
   /** The SSRF guard for webhook receivers; by default private targets are refused, as in production. */
   webhookTargets?: TargetGuard;
+  /** How long API keys are remembered; the production default (10 s) unless a test revokes keys. */
+  apiKeyCacheSeconds?: number;
 };
 
 /** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
@@ -77,7 +79,11 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
     publicBaseUrl: 'https://crm.example.test',
   });
   const edge = createEdge(
-    { ...loadSettings({}), ...(options.rateLimitPerMinute ? { RATE_LIMIT_PER_MINUTE: options.rateLimitPerMinute } : {}) },
+    {
+      ...loadSettings({}),
+      ...(options.rateLimitPerMinute ? { RATE_LIMIT_PER_MINUTE: options.rateLimitPerMinute } : {}),
+      ...(options.apiKeyCacheSeconds !== undefined ? { API_KEY_CACHE_SECONDS: options.apiKeyCacheSeconds } : {}),
+    },
     { logger },
   );
   const app = createApp(services, { graphiql: false, logger, edge });

@@ -1,6 +1,6 @@
-// The real server as a child process (`node --import tsx app/main.ts`), for tests of the transport itself:
-// HTTPS, plain-HTTP refusal, time-outs, metrics listener, shutdown, several instances. Each server gets its
-// own DATA_DIR and free ports (PORT=0, METRICS_PORT=0) and is killed after the test file.
+// The real server as a child process, as `npm start` runs it (`node dist/main.js`, built by test/globalSetup.ts),
+// for tests of the transport itself: HTTPS, plain-HTTP refusal, time-outs, metrics listener, shutdown, several
+// instances. Each server gets its own DATA_DIR and free ports (PORT=0, METRICS_PORT=0) and is killed after the test file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -65,7 +65,7 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     ...databaseEnv(),
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let text = '';
   const waiters = new Set<() => void>();

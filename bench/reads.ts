@@ -1,0 +1,72 @@
+// The reads the bench drives, each as a REST path and as the same query through /graphql: the GraphQL
+// request runs the very selection the REST route runs (its contract, facades/rest/contract.ts), with the
+// route's parameters as variables, so "REST against GraphQL" compares the facade and nothing else.
+import { print } from 'graphql';
+import type pg from 'pg';
+import { schema } from '../schema/index.js';
+import { restOperations } from '../facades/rest/contract.js';
+import { REST_ROUTES } from '../facades/rest/routes.js';
+
+export type Read = {
+  name: string;
+  path: string;
+  /** The /graphql request body running the same selection with the same arguments. */
+  graphql: string;
+  /** Whether the raw baseline answers it too (contacts list, search and get). */
+  baseline: boolean;
+};
+
+const contract = new Map(restOperations(schema, REST_ROUTES).map((operation) => [operation.route.operationId, operation]));
+
+function read(name: string, operationId: string, variables: Record<string, string | number>, baseline: boolean): Read {
+  const operation = contract.get(operationId);
+  if (!operation) throw new Error(`No REST route ${operationId}`);
+  let path = operation.route.path;
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(variables)) {
+    if (path.includes(`{${key}}`)) path = path.replace(`{${key}}`, encodeURIComponent(String(value)));
+    else query.set(key, String(value));
+  }
+  const search = query.toString();
+  return {
+    name,
+    path: `/api/v1${path}${search ? `?${search}` : ''}`,
+    graphql: JSON.stringify({ query: print(operation.selection), variables }),
+    baseline,
+  };
+}
+
+async function sample(pool: pg.Pool, query: string, params: unknown[]): Promise<string> {
+  const { rows } = await pool.query(query, params);
+  return String(Object.values(rows[0] ?? {})[0] ?? '');
+}
+
+/** The reads of one workspace of `contacts` contacts, with cursors and search fragments taken from its data. */
+export async function readsFor(pool: pg.Pool, workspaceId: string, contacts: number): Promise<Read[]> {
+  const nth = (offset: number) =>
+    sample(pool, 'SELECT id FROM customers WHERE company_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1', [workspaceId, offset]);
+  const deepCursor = await nth(Math.floor(contacts / 2));
+  const someId = await nth(Math.floor(contacts / 3));
+  const before = await sample(
+    pool,
+    "SELECT to_char(last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM conversations WHERE company_id = $1 AND last_message_at IS NOT NULL ORDER BY last_message_at DESC OFFSET $2 LIMIT 1",
+    [workspaceId, Math.floor(contacts / 2)],
+  );
+  // Search fragments from one real row: a "last-name number" pair, the middle of a phone number and the start of
+  // an e-mail address, each matching a handful of contacts among all of them.
+  const { rows } = await pool.query(
+    'SELECT name, phone_number, email FROM customers WHERE company_id = $1 AND email IS NOT NULL ORDER BY id DESC OFFSET $2 LIMIT 1',
+    [workspaceId, Math.floor(contacts / 7)],
+  );
+  const row = rows[0] as { name: string; phone_number: string; email: string };
+  return [
+    read('contacts_list', 'listContacts', { limit: 50 }, true),
+    read('contacts_list_deep', 'listContacts', { limit: 50, cursor: deepCursor }, true),
+    read('contacts_search_name', 'searchContacts', { q: row.name.split(' ').slice(1).join(' ') }, true),
+    read('contacts_search_phone', 'searchContacts', { q: row.phone_number.slice(5, 12) }, true),
+    read('contacts_search_email', 'searchContacts', { q: row.email.split('@')[0]! }, true),
+    read('contacts_get', 'getContact', { id: someId }, true),
+    read('conversations_list', 'listConversations', { status: 'active', limit: 20, before }, false),
+    read('users', 'listUsers', {}, false),
+  ];
+}
