@@ -10,6 +10,7 @@ import { useHealthRoute } from '../facades/health.js';
 import { useRestFacade } from '../facades/rest/facade.js';
 import { useMcp, type McpOptions } from '../facades/mcp/plugin.js';
 import { useCalendarFeedRoute } from '../calendar/feedRoute.js';
+import { useBookingPage } from '../booking/pageRoute.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
@@ -66,6 +67,7 @@ export function createApp(services: Services, options: AppOptions) {
       useAuthentication(services, { graphiql: options.graphiql }),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
+      useBookingPage(gateway),
       useRestFacade({
         gateway,
         schema,
