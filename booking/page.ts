@@ -4,7 +4,7 @@
 // calls to this origin only, no form submission without the script, and framing by any site (the widget).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { html, Markup } from '../html/escape.js';
+import { html, Markup } from './html.js';
 import type { BookingPageGetQuery } from '../facades/operations.generated.js';
 
 const STYLE = readFileSync(new URL('./page.css', import.meta.url), 'utf8');

@@ -1,7 +1,7 @@
 // What a website needs to embed the workspace's booking widget: the public id (never the internal id),
 // the bookable (active) appointment types, and an HTML snippet that frames the booking page.
 import type { Prisma } from '../generated/prisma/client.js';
-import { escapeHtml } from '../html/escape.js';
+import { escapeHtml } from '../booking/html.js';
 import { type Context, requireActor } from './context.js';
 
 type AppointmentTypeQuery = { select?: Prisma.AppointmentTypeSelect; include?: Prisma.AppointmentTypeInclude };
