@@ -146,10 +146,7 @@ async function bookForBooker(ctx: Context, booker: Booker) {
  * Books a slot for a visitor: finds the contact by phone or creates it (name, phone, email), then books with
  * the rules of appointmentBook. Answers only what the visitor needs to keep.
  */
-export function bookingPageBook(
-  ctx: Context,
-  input: z.input<typeof bookInput> & { public_id: string },
-) {
+export function bookingPageBook(ctx: Context, input: z.input<typeof bookInput> & { public_id: string }) {
   return publicly(async () => {
     const workspace = await workspaceOf(ctx, input.public_id);
     const booker = parseInput(bookInput, input);
