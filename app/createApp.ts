@@ -11,6 +11,7 @@ import { useRestFacade } from '../facades/rest/facade.js';
 import { useMcp, type McpOptions } from '../facades/mcp/plugin.js';
 import { useCalendarFeedRoute } from '../calendar/feedRoute.js';
 import { createApiKeyAuthenticator } from '../auth/apiKeyAuthenticator.js';
+import { useBookingPage } from '../booking/pageRoute.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
 import { requestState } from './requestState.js';
 import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
@@ -67,6 +68,7 @@ export function createApp(services: Services, options: AppOptions) {
       useAuthentication(createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs }), { graphiql: options.graphiql }),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
+      useBookingPage(gateway),
       useRestFacade({
         gateway,
         schema,

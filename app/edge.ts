@@ -1,5 +1,6 @@
 // The production edge of the HTTP pipeline, built once from the settings: request logs and metrics, the
-// body-size limit, how long API keys are remembered, the per-key rate limit, GraphQL depth and cost limits, and the MCP session cap setting.
+// body-size limit, how long API keys are remembered, the rate limit (per key, and per client address on
+// key-less routes), GraphQL depth and cost limits, and the MCP session cap setting.
 // createApp places `beforeAuthentication` and `afterAuthentication` around the API-key check; the
 // transport-level parts (HTTPS only, time-outs, draining) live in transport/.
 import type { Plugin } from 'graphql-yoga';
@@ -9,11 +10,20 @@ import type { Settings } from '../config/settings.js';
 import { useBodySizeLimit } from '../limits/bodySize.js';
 import { useGraphQLLimits } from '../limits/graphqlLimits.js';
 import { createRateLimiter, useRateLimit } from '../limits/rateLimit.js';
+import { clientAddress } from '../limits/clientAddress.js';
+import { KEYLESS_ROUTES } from './plugins.js';
 import { useRequestTelemetry } from '../observability/requestTelemetry.js';
 
 export type EdgeSettings = Pick<
   Settings,
-  'MAX_BODY_BYTES' | 'API_KEY_CACHE_SECONDS' | 'RATE_LIMIT_PER_MINUTE' | 'REDIS_KEY_PREFIX' | 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST' | 'MCP_MAX_SESSIONS_PER_KEY'
+  | 'MAX_BODY_BYTES'
+  | 'API_KEY_CACHE_SECONDS'
+  | 'RATE_LIMIT_PER_MINUTE'
+  | 'REDIS_KEY_PREFIX'
+  | 'GRAPHQL_MAX_DEPTH'
+  | 'GRAPHQL_MAX_COST'
+  | 'MCP_MAX_SESSIONS_PER_KEY'
+  | 'TRUST_PROXY'
 >;
 
 export type Edge = {
@@ -34,7 +44,10 @@ export function createEdge(settings: EdgeSettings, dependencies: { logger: Logge
   return {
     beforeAuthentication: [useRequestTelemetry(dependencies.logger), useBodySizeLimit(settings.MAX_BODY_BYTES)],
     afterAuthentication: [
-      useRateLimit(rateLimiter),
+      useRateLimit(rateLimiter, {
+        routes: KEYLESS_ROUTES,
+        clientOf: (request, serverContext) => clientAddress(request, serverContext, settings.TRUST_PROXY),
+      }),
       ...useGraphQLLimits({ maxDepth: settings.GRAPHQL_MAX_DEPTH, maxCost: settings.GRAPHQL_MAX_COST }),
     ],
     mcpMaxSessionsPerKey: settings.MCP_MAX_SESSIONS_PER_KEY,

@@ -22,7 +22,10 @@ export function useRequestId(): Plugin {
 
 /** Paths behind the API key. Everything else is public (health, provider webhooks) or unknown (404). */
 const PROTECTED = [/^\/graphql(\/|$)/, /^\/api\//, /^\/mcp(\/|$)/];
-const PUBLIC_UNDER_PROTECTED = [/^\/api\/v1\/openapi\.json$/];
+/** Public routes that do work for anyone without a key: the booking page and its API. A key sent along is
+ * ignored there; the edge counts these requests per client address instead (limits/rateLimit.ts). */
+export const KEYLESS_ROUTES = [/^\/book\//, /^\/api\/v1\/public\//];
+const PUBLIC_UNDER_PROTECTED = [/^\/api\/v1\/openapi\.json$/, ...KEYLESS_ROUTES];
 
 function isGraphiQLPage(request: Request, path: string): boolean {
   return request.method === 'GET' && path === '/graphql' && (request.headers.get('accept') ?? '').includes('text/html');

@@ -78,6 +78,36 @@ export type AnalyticsExportQueryVariables = Exact<{
 
 export type AnalyticsExportQuery = { analyticsExport: { filename: string, content_type: string, content: string } };
 
+export type BookingPageGetQueryVariables = Exact<{
+  public_id: string;
+}>;
+
+
+export type BookingPageGetQuery = { bookingPage: { name: string, time_zone: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } };
+
+export type BookingPageSlotsQueryVariables = Exact<{
+  public_id: string;
+  appointment_type_id: string;
+  from: string;
+  to: string;
+}>;
+
+
+export type BookingPageSlotsQuery = { bookingPageSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } };
+
+export type BookingPageBookMutationVariables = Exact<{
+  public_id: string;
+  appointment_type_id: string;
+  start_at: string;
+  name: string;
+  phone: string;
+  email?: string | null | undefined;
+  notes?: string | null | undefined;
+}>;
+
+
+export type BookingPageBookMutation = { bookingPageBook: { appointment_id: string, appointment_type_name: string, start_at: string, end_at: string, local_start: string, local_end: string, time_zone: string } };
+
 export type CustomerFieldsFragment = { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null };
 
 export type CustomerDetailFieldsFragment = { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null, profile_name: string | null, notes: string | null, tags: Array<string> | null, last_message_at: string | null, conversation_count: number };

@@ -1,10 +1,11 @@
 // Requests per API key: RATE_LIMIT_PER_MINUTE (100) in a fixed 60-second window that starts at the key's
-// first request, for everything behind the key (GraphQL, REST, MCP) alike. Counts live in memory, or in
-// Redis when REDIS_URL is set so that every instance shares them (an atomic Lua increment). If Redis is
-// unreachable, each instance counts in its own memory until Redis is back: the API stays up and the limit
-// holds per instance (docs/api-decisions.md, "Production edge").
-// Every authenticated response carries the IETF draft headers RateLimit-Policy and RateLimit; the request
-// past the limit gets 429 RATE_LIMITED with Retry-After in seconds, and the message says how many.
+// first request, for everything behind the key (GraphQL, REST, MCP) alike. Key-less routes that do work for
+// anyone (the booking page and its API) get the same budget per client address instead. Counts live in
+// memory, or in Redis when REDIS_URL is set so that every instance shares them (an atomic Lua increment).
+// If Redis is unreachable, each instance counts in its own memory until Redis is back: the API stays up and
+// the limit holds per instance (docs/api-decisions.md, "Production edge").
+// Every counted response carries the IETF draft headers RateLimit-Policy and RateLimit; the request past
+// the limit gets 429 RATE_LIMITED with Retry-After in seconds, and the message says how many.
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -48,25 +49,39 @@ export function createRateLimiter(options: { perMinute: number; redis?: Redis | 
   };
 }
 
-/** Runs after authentication: only requests with an authenticated key are counted. */
-export function useRateLimit(limiter: RateLimiter): Plugin {
-  const decisions = new WeakMap<Request, RateLimitDecision>();
-  const policy = `"perkey";q=${limiter.limit};w=${limiter.windowSeconds}`;
+/** The key-less routes to count, and the client address a request of theirs counts for (limits/clientAddress.ts). */
+export type KeylessCounting = { routes: readonly RegExp[]; clientOf: (request: Request, serverContext: unknown) => string };
+
+type Counted = { policy: string; limiterKey: string; whom: string };
+
+const PER_KEY = '"perkey"';
+const PER_CLIENT = '"perip"';
+
+/** Runs after authentication: a request with an authenticated key counts for its key, one to a key-less route
+ * for its client address; nothing else is counted. */
+export function useRateLimit(limiter: RateLimiter, keyless: KeylessCounting): Plugin {
+  const decisions = new WeakMap<Request, { decision: RateLimitDecision; policy: string }>();
+  const subjectOf = (request: Request, path: string, serverContext: unknown): Counted | null => {
+    const actor = requestState(request).actor;
+    if (actor) return { policy: PER_KEY, limiterKey: actor.keyId, whom: 'this API key' };
+    if (!keyless.routes.some((route) => route.test(path))) return null;
+    return { policy: PER_CLIENT, limiterKey: `ip:${keyless.clientOf(request, serverContext)}`, whom: 'this client address' };
+  };
   return {
-    async onRequest({ request, endResponse }) {
-      const state = requestState(request);
-      if (!state.actor) return;
-      const decision = await limiter.consume(state.actor.keyId);
-      decisions.set(request, decision);
+    async onRequest({ request, url, serverContext, endResponse }) {
+      const subject = subjectOf(request, url.pathname, serverContext);
+      if (!subject) return;
+      const decision = await limiter.consume(subject.limiterKey);
+      decisions.set(request, { decision, policy: subject.policy });
       if (decision.allowed) return;
       const seconds = decision.resetSeconds;
       endResponse(
         errorResponse(
           429,
           'RATE_LIMITED',
-          `Rate limit of ${limiter.limit} requests per ${limiter.windowSeconds} seconds exceeded for this API key; retry in ${seconds} seconds`,
+          `Rate limit of ${limiter.limit} requests per ${limiter.windowSeconds} seconds exceeded for ${subject.whom}; retry in ${seconds} seconds`,
           {
-            requestId: state.requestId,
+            requestId: requestState(request).requestId,
             details: { retry_after_seconds: seconds, limit: limiter.limit, window_seconds: limiter.windowSeconds },
             headers: { 'retry-after': String(seconds) },
           },
@@ -74,10 +89,11 @@ export function useRateLimit(limiter: RateLimiter): Plugin {
       );
     },
     onResponse({ request, response }) {
-      const decision = decisions.get(request);
-      if (!decision) return;
-      response.headers.set('ratelimit-policy', policy);
-      response.headers.set('ratelimit', `"perkey";r=${decision.remaining};t=${decision.resetSeconds}`);
+      const entry = decisions.get(request);
+      if (!entry) return;
+      const { decision, policy } = entry;
+      response.headers.set('ratelimit-policy', `${policy};q=${limiter.limit};w=${limiter.windowSeconds}`);
+      response.headers.set('ratelimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}`);
     },
   };
 }

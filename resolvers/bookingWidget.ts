@@ -1,15 +1,10 @@
 // What a website needs to embed the workspace's booking widget: the public id (never the internal id),
 // the bookable (active) appointment types, and an HTML snippet that frames the booking page.
 import type { Prisma } from '../generated/prisma/client.js';
+import { escapeHtml } from '../booking/html.js';
 import { type Context, requireActor } from './context.js';
 
 type AppointmentTypeQuery = { select?: Prisma.AppointmentTypeSelect; include?: Prisma.AppointmentTypeInclude };
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
 
 export async function widgetEmbed(ctx: Context, query: AppointmentTypeQuery = {}) {
   const { workspaceId } = requireActor(ctx);

@@ -67,3 +67,14 @@ export async function getContact(ctx: Context, input: { id: string }, query: Que
   if (!contact) throw notFound('Customer');
   return contact;
 }
+
+/** The workspace's contact with this exact phone number, as its primary number or another phone channel; the
+ * oldest when several have it (a number may be a channel of each provider). Null when none has it. */
+export function findContactByPhone(ctx: Context, phone: string, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  return ctx.prisma.customer.findFirst({
+    ...query,
+    where: { company_id: workspaceId, OR: [{ phone_number: phone }, { channels: { some: { type: 'phone', value: phone } } }] },
+    orderBy: { id: 'asc' },
+  });
+}

@@ -43,7 +43,7 @@ const CalendarSlotType = builder.objectRef<CalendarSlot>('CalendarSlot').impleme
   }),
 });
 
-const CalendarSlots = builder
+export const CalendarSlots = builder
   .objectRef<{ appointment_type_id: string; time_zone: string; slots: CalendarSlot[] }>('CalendarSlots')
   .implement({
     fields: (t) => ({

@@ -16,6 +16,7 @@ import './webhook.js';
 import './appointmentType.js';
 import './appointment.js';
 import './scheduling.js';
+import './bookingPage.js';
 import './knowledge.js';
 import './analytics.js';
 

@@ -123,9 +123,18 @@ function errorResponse(errors: readonly DocumentedError[]): JsonSchema {
   };
 }
 
+function authScopesOf(operation: RestOperation): { public?: unknown; permission?: unknown } {
+  return (operation.field.extensions as { pothosOptions?: { authScopes?: object } }).pothosOptions?.authScopes ?? {};
+}
+
+/** A route over a field marked `public` (the booking page's): no key, so no 401 or 403 either. */
+function isPublic(operation: RestOperation): boolean {
+  return authScopesOf(operation).public === true;
+}
+
 function securityOf(operation: RestOperation): Record<string, string[]>[] {
-  const permission = (operation.field.extensions as { pothosOptions?: { authScopes?: { permission?: unknown } } })
-    .pothosOptions?.authScopes?.permission;
+  if (isPublic(operation)) return [];
+  const permission = authScopesOf(operation).permission;
   if (typeof permission !== 'string') return [{ bearerAuth: [] }];
   return KEY_SCOPES.filter((scope) => grants(new Set([scope]), permission as Permission)).map((scope) => ({
     bearerAuth: [scope],
@@ -214,11 +223,13 @@ function responsesOf(operation: RestOperation, components: Components): Record<s
   const domain = (code: ErrorCode): DocumentedError => ({ status: httpStatusOf(code), code, meaning: ERROR_MEANINGS[code], headers });
   const errors: DocumentedError[] = [];
   if (field.args.length > 0 || readsBody(route.method)) errors.push(domain('VALIDATION_ERROR'));
-  errors.push({
-    ...domain('UNAUTHORIZED'),
-    headers: { ...pipelineHeaders, 'WWW-Authenticate': ref('headers', 'WwwAuthenticate') },
-  });
-  errors.push(domain('INSUFFICIENT_SCOPE'));
+  if (!isPublic(operation)) {
+    errors.push({
+      ...domain('UNAUTHORIZED'),
+      headers: { ...pipelineHeaders, 'WWW-Authenticate': ref('headers', 'WwwAuthenticate') },
+    });
+    errors.push(domain('INSUFFICIENT_SCOPE'));
+  }
   const namesRecord = (name: string) => getNamedType(field.args.find((arg) => arg.name === name)!.type).name === 'ID';
   if (operation.pathParameters.some(namesRecord)) errors.push(domain('NOT_FOUND'));
   errors.push({
@@ -325,7 +336,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema, operations: readonly
       version,
       description: [
         'Contacts, conversations, users and tags of a workspace over a chat messaging provider.',
-        'Every route except the health check and this document needs `Authorization: Bearer <API key>`.',
+        'Every route except the health check, this document and the booking page routes under `/api/v1/public/` needs `Authorization: Bearer <API key>`.',
+        'The booking page routes need no key; they are rate limited per client address instead.',
         `Lists answer in the schema form by default; a client that sends \`Accept: ${GUIDE_MEDIA_TYPE}\` gets the guides' form \`{<key>: [...], hasMore}\`.`,
         'Errors always have the form `{"error": {"code", "message", "details?", "request_id"}}`.',
       ].join('\n\n'),

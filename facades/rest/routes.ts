@@ -372,6 +372,33 @@ export const REST_ROUTES: readonly RestRoute[] = [
     field: 'Mutation.calendarFeedTokenRotate',
     selection: 'CalendarFeedTokenRotate',
   },
+  // Key-less: the public booking page's API (docs/api-decisions.md, "Booking page"), over public GraphQL fields;
+  // app/plugins.ts lets it pass without a key and the edge counts it per client address.
+  {
+    operationId: 'getBookingPage',
+    method: 'GET',
+    path: '/public/booking/{public_id}',
+    field: 'Query.bookingPage',
+    errors: ['NOT_FOUND'],
+    selection: 'BookingPageGet',
+  },
+  {
+    operationId: 'listBookingPageSlots',
+    method: 'GET',
+    path: '/public/booking/{public_id}/slots',
+    field: 'Query.bookingPageSlots',
+    errors: ['NOT_FOUND'],
+    selection: 'BookingPageSlots',
+  },
+  {
+    operationId: 'bookOnBookingPage',
+    method: 'POST',
+    path: '/public/booking/{public_id}/appointments',
+    field: 'Mutation.bookingPageBook',
+    status: 201,
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    selection: 'BookingPageBook',
+  },
   {
     operationId: 'listKnowledgeDocuments',
     method: 'GET',

@@ -56,6 +56,7 @@ type Records = {
     appointmentTypeId: string;
     appointmentId: string;
     knowledgeDocumentId: string;
+    publicId: string;
   };
   webhooks: Webhooks;
   scheduling: Scheduling;
@@ -84,6 +85,8 @@ type Scheduling = {
   completedAppointmentId: string;
   /** The start of the appointment `appointmentId`, which another booking or a reschedule overlaps. */
   takenStart: string;
+  /** The workspace's public id, which the key-less booking page routes take. */
+  publicId: string;
 };
 
 const ALL_DAY = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({
@@ -103,6 +106,8 @@ const IN_A_WEEK = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
 const TOO_LONG_TEXT = 'a'.repeat(300 * 1024);
 
 const WRITER_PHONE = '+15550109999';
+/** The phone of the booking page samples' visitor. */
+const VISITOR_PHONE = '+15550108888';
 // A host that only the tests' DNS table resolves (to a public address): see test/support/webhooks.ts.
 const WEBHOOK_RECEIVER = PUBLIC_TEST_RECEIVER;
 const WEBHOOK_EVENTS = ['message.received'];
@@ -185,6 +190,7 @@ async function createRecords(): Promise<Records> {
       appointmentTypeId: foreignTypeId,
       appointmentId: await book(foreignTypeId, seed.foreignContactId, otherSchedulingKey),
       knowledgeDocumentId: await document(otherSchedulingKey),
+      publicId: (await prisma.workspace.findUniqueOrThrow({ where: { id: otherWorkspaceId } })).public_id,
     },
     scheduling: {
       typeId,
@@ -194,6 +200,7 @@ async function createRecords(): Promise<Records> {
       appointmentToCancel: await book(typeId),
       completedAppointmentId,
       takenStart,
+      publicId: (await prisma.workspace.findUniqueOrThrow({ where: { id: company_id } })).public_id,
     },
     knowledge: { toEdit: await document(), toDelete: await document() },
     webhooks: {
@@ -319,6 +326,28 @@ const samples = (): Record<string, Sample> => {
       errors: { NOT_FOUND: { query: `?appointment_type_id=${MISSING_ID}${range().replace('?', '&')}` } },
     },
     rotateCalendarFeedToken: { badBody: ['not an object'] },
+    getBookingPage: {
+      path: { public_id: scheduling.publicId },
+      badQuery: '?public_id=twice',
+      errors: { NOT_FOUND: { path: { public_id: 'no-such-page' } } },
+    },
+    listBookingPageSlots: {
+      path: { public_id: scheduling.publicId },
+      foreign: { public_id: records.foreign.publicId },
+      query: `?appointment_type_id=${scheduling.typeId}${range().replace('?', '&')}`,
+      badQuery: `?appointment_type_id=${scheduling.typeId}&from=now&to=later`,
+      errors: { NOT_FOUND: { query: `?appointment_type_id=${MISSING_ID}${range().replace('?', '&')}` } },
+    },
+    bookOnBookingPage: {
+      path: { public_id: scheduling.publicId },
+      foreign: { public_id: records.foreign.publicId },
+      body: () => ({ appointment_type_id: scheduling.typeId, start_at: freeStart(), name: 'Visitor', phone: VISITOR_PHONE }),
+      badBody: { appointment_type_id: scheduling.typeId, start_at: freeStart(), name: 'Visitor', phone: 'call me' },
+      errors: {
+        NOT_FOUND: { body: { appointment_type_id: MISSING_ID, start_at: freeStart(), name: 'Visitor', phone: VISITOR_PHONE } },
+        CONFLICT: { body: { appointment_type_id: scheduling.typeId, start_at: scheduling.takenStart, name: 'Visitor', phone: VISITOR_PHONE } },
+      },
+    },
     listKnowledgeDocuments: { query: '?limit=2', badQuery: '?limit=0' },
     createKnowledgeDocument: {
       body: () => ({ title: 'Shipping', content: 'Orders ship within two days.' }),
