@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { html, Markup } from './html.js';
 import type { BookingPageGetQuery } from '../facades/operations.generated.js';
 
-const STYLE = readFileSync(new URL('./page.css', import.meta.url), 'utf8');
-const SCRIPT = readFileSync(new URL('./page.client.js', import.meta.url), 'utf8');
+// Paths from this folder's parent, which is also dist/'s parent when the server runs bundled (scripts/build.mjs).
+const STYLE = readFileSync(new URL('../booking/page.css', import.meta.url), 'utf8');
+const SCRIPT = readFileSync(new URL('../booking/page.client.js', import.meta.url), 'utf8');
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
