@@ -18,5 +18,6 @@ import './appointment.js';
 import './scheduling.js';
 import './knowledge.js';
 import './analytics.js';
+import './campaign.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
