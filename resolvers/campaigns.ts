@@ -174,10 +174,11 @@ export async function updateCampaign(ctx: Context, input: z.input<typeof updateI
       template_parameters: template.parameters,
     });
   }
-  // Conditional on the status read above, so an edit cannot land on a campaign that started meanwhile.
-  const { count } = await ctx.prisma.campaign.updateMany({ where: { id: current.id, status: 'draft' }, data });
-  if (count === 0) throw new DomainError('CONFLICT', 'The campaign changed meanwhile; read it again and retry');
-  return campaignView(ctx.prisma, await findCampaign(ctx.prisma, workspaceId, current.id));
+  // Under the row lock, re-checked: an edit cannot land on a campaign that started meanwhile.
+  return ctx.prisma.$transaction(async (tx) => {
+    await lockCampaign(tx, workspaceId, current.id, 'update');
+    return campaignView(tx, await tx.campaign.update({ where: { id: current.id }, data }));
+  });
 }
 
 export async function getCampaign(ctx: Context, input: { id: string }): Promise<CampaignView> {

@@ -453,7 +453,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/campaigns',
     field: 'Mutation.campaignCreate',
     status: 201,
-    errors: CAMPAIGN_SEND_ERRORS,
+    errors: ['NOT_FOUND', ...CAMPAIGN_SEND_ERRORS],
     selection: 'CampaignCreate',
   },
   { operationId: 'getCampaign', method: 'GET', path: '/campaigns/{id}', field: 'Query.campaign', selection: 'CampaignGet' },
