@@ -48,7 +48,7 @@ const ONE_AUDIENCE = { message: 'give either audience_tag_id or audience_contact
 const createInput = z
   .object({ name, ...editable })
   .refine(oneAudience, ONE_AUDIENCE)
-  .refine((input) => input.audience_tag_id || input.audience_contact_ids, {
+  .refine((input) => Boolean(input.audience_tag_id || input.audience_contact_ids), {
     message: 'give the audience: audience_tag_id or audience_contact_ids',
     path: ['audience_tag_id'],
   });
