@@ -12,6 +12,8 @@ import { operation } from '../facades/operations.js';
 import { campaignTestFile, manualClock, REMINDER, runToEnd, taggedContacts, testRunner, uniquePhone } from './support/campaigns.js';
 import { startCampaignWorker } from '../campaigns/worker.js';
 import { createLogger } from '../app/logger.js';
+import { campaignOptionsFrom } from '../campaigns/options.js';
+import { loadSettings } from '../config/settings.js';
 import { applyStatusUpdate } from '../resolvers/messageStatus.js';
 import { integrationContext } from '../resolvers/integrations.js';
 
@@ -283,5 +285,15 @@ describe('the campaign worker', () => {
       await worker.stop();
     }
     expect((await prisma.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).lease_token).toBeNull();
+  });
+
+  it('takes its rate, poll interval and lease from the settings, and refuses a lease shorter than the provider time-out', () => {
+    expect(campaignOptionsFrom(loadSettings({}))).toMatchObject({ defaultRatePerMinute: 60, pollMs: 1000, leaseMs: 60_000 });
+    expect(campaignOptionsFrom(loadSettings({ CAMPAIGN_SEND_RATE_PER_MINUTE: '300', CAMPAIGN_POLL_MS: '500' }))).toMatchObject({
+      defaultRatePerMinute: 300,
+      pollMs: 500,
+    });
+    expect(() => loadSettings({ CAMPAIGN_LEASE_MS: '10000' })).toThrow(/CAMPAIGN_LEASE_MS: must be longer than WHATSAPP_TIMEOUT_MS/);
+    expect(() => loadSettings({ CAMPAIGN_SEND_RATE_PER_MINUTE: '1001' })).toThrow(/CAMPAIGN_SEND_RATE_PER_MINUTE/);
   });
 });

@@ -8,6 +8,8 @@ import { openHarness } from './support/harness.js';
 import { graphqlCalls } from './support/results.js';
 import { operation } from '../facades/operations.js';
 import { campaignTestFile, REMINDER, runToEnd, taggedContacts, testRunner } from './support/campaigns.js';
+import { listCampaigns } from '../resolvers/campaigns.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 
 const h = await openHarness({ rateLimitPerMinute: 10_000 });
 const file = campaignTestFile(() => h);
@@ -98,6 +100,29 @@ describe('a campaign to a tag, end to end through GraphQL', () => {
     expect(cancelled.data.map((campaign) => campaign.id)).toContain(first.id);
     expect(cancelled.data.map((campaign) => campaign.id)).not.toContain(second.id);
     expect((await refused(key, 'CampaignsList', { status: 'finished' })).details).toEqual({ status: expect.stringContaining('draft, scheduled') });
+  });
+  it('reads the progress of a whole page in one aggregate query, however many campaigns it holds', async () => {
+    const reader = await file.workspace();
+    for (let index = 0; index < 4; index += 1) {
+      const { tag } = await taggedContacts(h, reader.workspace_id, 2);
+      const campaign = await run(reader.api_key, 'CampaignCreate', { name: `Page ${index}`, template: REMINDER, audience_tag_id: tag.id });
+      await run(reader.api_key, 'CampaignStart', { id: campaign.id });
+      await run(reader.api_key, 'CampaignCancel', { id: campaign.id });
+    }
+    const statements: string[] = [];
+    const counted = h.db.prisma.$extends({
+      query: {
+        $allOperations({ model, operation, args, query }) {
+          statements.push(`${model}.${operation}`);
+          return query(args);
+        },
+      },
+    }) as unknown as PrismaClient;
+    const actor = { workspaceId: reader.workspace_id, userId: null, keyId: 'test', keyPrefix: 'test', scopes: new Set(['campaigns']) };
+    const page = await listCampaigns({ ...h.services, prisma: counted, actor, requestId: 'req_test', idempotencyKey: null }, { limit: 10 });
+    expect(page.data).toHaveLength(4);
+    expect(page.data.every((campaign) => campaign.progress.total === 2 && campaign.progress.cancelled === 2)).toBe(true);
+    expect(statements).toEqual(['Campaign.findMany', 'CampaignRecipient.groupBy']);
   });
 });
 
