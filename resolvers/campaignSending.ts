@@ -46,20 +46,18 @@ export function isTransientFailure(outcome: DispatchOutcome): boolean {
   return !outcome.sent && outcome.error instanceof ProviderError && TRANSIENT_REASONS.has(outcome.error.reason);
 }
 
-/** Locks the campaign row if it is still this runner's and in one of `statuses`; the row as it is now. */
-async function lockLeased(tx: Db, campaign: LeasedCampaign, statuses: string[]): Promise<Campaign | null> {
+/** Locks the campaign row; true if it is still this runner's and in one of `statuses`. */
+async function lockLeased(tx: Db, campaign: LeasedCampaign, statuses: string[]): Promise<boolean> {
   const rows = await tx.$queryRaw<{ status: string }[]>`
     SELECT status FROM campaigns WHERE id = ${campaign.id}::uuid AND lease_token = ${campaign.lease_token}::uuid FOR UPDATE`;
-  if (!rows[0] || !statuses.includes(rows[0].status)) return null;
-  return tx.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+  return rows[0] !== undefined && statuses.includes(rows[0].status);
 }
 
 /** A due scheduled campaign starts running (its audience snapshotted); false if it changed meanwhile. */
 export function promoteScheduled(prisma: PrismaClient, campaign: LeasedCampaign, now: Date): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
-    const current = await lockLeased(tx, campaign, ['scheduled']);
-    if (!current) return false;
-    await enterRunning(tx, current, now);
+    if (!(await lockLeased(tx, campaign, ['scheduled']))) return false;
+    await enterRunning(tx, await tx.campaign.findUniqueOrThrow({ where: { id: campaign.id } }), now);
     return true;
   });
 }
@@ -70,7 +68,7 @@ export type SendStep =
   | { kind: 'skipped' }
   | { kind: 'sent'; outcome: DispatchOutcome };
 
-type Claim = { kind: 'stopped' } | { kind: 'exhausted' } | { kind: 'skipped' } | { kind: 'claimed'; send: OutboundSend; messageId: string };
+type Claim = Exclude<SendStep, { kind: 'sent' }> | { kind: 'claimed'; send: OutboundSend; messageId: string };
 
 /**
  * Sends to the campaign's next pending recipient, if the campaign is still running and still this runner's
