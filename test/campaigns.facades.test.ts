@@ -153,6 +153,8 @@ describe('through REST', () => {
     const runner = testRunner(h.services);
     expect(await runToEnd(h, runner, id)).toBe('completed');
     expect(runner.sends.sends).toHaveLength(2);
+    // The sandbox reports each message delivered, then read, shortly after it is sent; compare once it has.
+    await expect.poll(async () => (await getJson(h, `/api/v1/campaigns/${id}`, { key })).body.progress.read, { timeout: 5000 }).toBe(2);
 
     const campaign = await getJson(h, `/api/v1/campaigns/${id}`, { key });
     expect(campaign.body).toMatchObject({ status: 'completed', progress: { total: 2, pending: 0 } });
