@@ -1,6 +1,7 @@
 // `npm start`: opens the database (embedded unless DATABASE_URL is set), applies migrations and serves
 // HTTPS only on PORT, with Prometheus metrics on METRICS_PORT, until SIGTERM drains and stops it.
-// Webhook delivery workers run in this process unless WEBHOOK_WORKERS=0 (then `npm run worker` runs them).
+// Webhook delivery workers run in this process unless WEBHOOK_WORKERS=0, campaign workers unless
+// CAMPAIGN_WORKERS=0 (then `npm run worker` runs them).
 import { loadSettings } from '../config/settings.js';
 import { startMetricsServer } from '../observability/metricsServer.js';
 import { loadCertificate } from '../transport/certificate.js';
@@ -13,6 +14,8 @@ import { connectRedis } from './redis.js';
 import { openRuntime, VERSION } from './runtime.js';
 import { deliveryOptionsFrom } from '../webhooks/options.js';
 import { startDeliveryWorker } from '../webhooks/worker.js';
+import { campaignOptionsFrom } from '../campaigns/options.js';
+import { startCampaignWorker } from '../campaigns/worker.js';
 import { shutdown, stopOnSignals } from './shutdown.js';
 
 const settings = loadSettings();
@@ -38,6 +41,11 @@ shutdown.register({ name: 'mcp sessions', stage: 'drain', stop: () => mcpSession
 if (settings.WEBHOOK_WORKERS) {
   const webhookWorker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
   shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
+}
+
+if (settings.CAMPAIGN_WORKERS) {
+  const campaignWorker = startCampaignWorker(runtime.services, campaignOptionsFrom(settings), logger);
+  shutdown.register({ name: 'campaign workers', stage: 'drain', stop: () => campaignWorker.stop() });
 }
 
 const certificate = await loadCertificate({

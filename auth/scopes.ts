@@ -1,7 +1,7 @@
 // API key scopes. The guides name conversations, customers, messages, templates, tags and users; the
 // machine-readable description names `contacts:read` for the contacts endpoints (a conflict, see
-// docs/api-decisions.md): it is accepted and grants reading customers. `webhooks`, `scheduling`, `knowledge`
-// and `analytics` are this service's own.
+// docs/api-decisions.md): it is accepted and grants reading customers. `webhooks`, `scheduling`, `knowledge`,
+// `analytics` and `campaigns` are this service's own.
 export const KEY_SCOPES = [
   'conversations',
   'customers',
@@ -14,6 +14,7 @@ export const KEY_SCOPES = [
   'scheduling',
   'knowledge',
   'analytics',
+  'campaigns',
 ] as const;
 
 export type KeyScope = (typeof KEY_SCOPES)[number];
@@ -35,6 +36,7 @@ const GRANTED_BY: Record<Permission, readonly KeyScope[]> = {
   scheduling: ['scheduling'],
   knowledge: ['knowledge'],
   analytics: ['analytics'],
+  campaigns: ['campaigns'],
 };
 
 export function grants(scopes: ReadonlySet<string>, permission: Permission): boolean {

@@ -2,6 +2,7 @@
 // instead of at the first request. README.md lists them in a table.
 import { z } from 'zod';
 import { resolve } from 'node:path';
+import { MAX_CAMPAIGN_SEND_RATE } from '../resolvers/campaignRules.js';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const milliseconds = z.coerce.number().int().min(1);
@@ -74,6 +75,10 @@ const schema = z.object({
   WEBHOOK_POLL_MS: milliseconds.default(1000),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.default(false),
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  CAMPAIGN_WORKERS: boolean.default(true),
+  CAMPAIGN_SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_CAMPAIGN_SEND_RATE).default(60),
+  CAMPAIGN_POLL_MS: milliseconds.default(1000),
+  CAMPAIGN_LEASE_MS: milliseconds.default(60_000),
   PUBLIC_BASE_URL: z
     .string()
     .url()
@@ -87,6 +92,10 @@ const schema = z.object({
   .refine((settings) => settings.WEBHOOK_LEASE_MS > settings.WEBHOOK_TIMEOUT_MS, {
     path: ['WEBHOOK_LEASE_MS'],
     message: 'must be longer than WEBHOOK_TIMEOUT_MS, or a slow attempt would be claimed twice',
+  })
+  .refine((settings) => settings.CAMPAIGN_LEASE_MS > settings.WHATSAPP_TIMEOUT_MS, {
+    path: ['CAMPAIGN_LEASE_MS'],
+    message: 'must be longer than WHATSAPP_TIMEOUT_MS, or a send still in flight would look abandoned',
   })
   .refine((settings) => !(settings.WEBHOOK_ALLOW_PRIVATE_TARGETS && settings.NODE_ENV === 'production'), {
     path: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'],

@@ -108,6 +108,111 @@ export type BookingPageBookMutationVariables = Exact<{
 
 export type BookingPageBookMutation = { bookingPageBook: { appointment_id: string, appointment_type_name: string, start_at: string, end_at: string, local_start: string, local_end: string, time_zone: string } };
 
+export type CampaignProgressFieldsFragment = { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number };
+
+export type CampaignFieldsFragment = { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } };
+
+export type CampaignsListQueryVariables = Exact<{
+  status?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type CampaignsListQuery = { campaigns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, status: string, audience_tag_id: string | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, error_code: string | null, created_at: string, updated_at: string, template: { name: string, language: string }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } }> } };
+
+export type CampaignGetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CampaignGetQuery = { campaign: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
+export type CampaignRecipientsListQueryVariables = Exact<{
+  campaign_id: string;
+  status?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type CampaignRecipientsListQuery = { campaignRecipients: { next_cursor: string | null, has_more: boolean, data: Array<{ campaign_id: string, contact_id: string, contact_name: string | null, phone_number: string | null, wa_id: string | null, status: string, message_id: string | null, error_code: string | null, error_message: string | null, sent_at: string | null, delivered_at: string | null, read_at: string | null, failed_at: string | null, created_at: string, updated_at: string }> } };
+
+export type CampaignExportQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CampaignExportQuery = { campaignExport: { filename: string, content_type: string, content: string } };
+
+export type CampaignCreateMutationVariables = Exact<{
+  name: string;
+  template: TemplateSendInput;
+  integration_id?: string | null | undefined;
+  audience_tag_id?: string | null | undefined;
+  audience_contact_ids?: Array<string> | string | null | undefined;
+  send_rate_per_minute?: number | null | undefined;
+}>;
+
+
+export type CampaignCreateMutation = { campaignCreate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
+export type CampaignUpdateMutationVariables = Exact<{
+  id: string;
+  name?: string | null | undefined;
+  template?: TemplateSendInput | null | undefined;
+  integration_id?: string | null | undefined;
+  audience_tag_id?: string | null | undefined;
+  audience_contact_ids?: Array<string> | string | null | undefined;
+  send_rate_per_minute?: number | null | undefined;
+}>;
+
+
+export type CampaignUpdateMutation = { campaignUpdate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
+export type CampaignDeleteMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CampaignDeleteMutation = { campaignDelete: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
+export type CampaignScheduleMutationVariables = Exact<{
+  id: string;
+  scheduled_at: string;
+}>;
+
+
+export type CampaignScheduleMutation = { campaignSchedule: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
+export type CampaignStartMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CampaignStartMutation = { campaignStart: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
+export type CampaignPauseMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CampaignPauseMutation = { campaignPause: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
+export type CampaignResumeMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CampaignResumeMutation = { campaignResume: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
+export type CampaignCancelMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CampaignCancelMutation = { campaignCancel: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+
 export type CustomerFieldsFragment = { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null };
 
 export type CustomerDetailFieldsFragment = { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null, profile_name: string | null, notes: string | null, tags: Array<string> | null, last_message_at: string | null, conversation_count: number };

@@ -4,12 +4,12 @@
 // last_message_at (the start of the 24-hour window) forward, records message.received, and hands the
 // message to the AI agent when the conversation has it switched on.
 import { z } from 'zod';
-import type { Integration } from '../generated/prisma/client.js';
 import type { Context, Db } from './context.js';
 import { requireActor } from './context.js';
 import { DomainError } from './errors.js';
 import { recordMessageEvent } from './messageEvents.js';
 import { INBOUND_STATUS } from './messageStatus.js';
+import { openConversation } from './openConversation.js';
 import type { MessageEventData } from './messageViews.js';
 import { parseInput, uuid } from './validation.js';
 
@@ -52,19 +52,6 @@ async function upsertContact(tx: Db, workspaceId: string, contact: z.infer<typeo
       name: existing.name ?? profileName,
       phone_number: existing.phone_number ?? phoneOf(contact.wa_id),
     },
-  });
-}
-
-async function openConversation(tx: Db, workspaceId: string, customerId: string, integration: Integration) {
-  const open = await tx.conversation.findFirst({
-    where: { company_id: workspaceId, customer_id: customerId, integration_id: integration.id, status: { not: 'closed' } },
-    orderBy: { id: 'desc' },
-    select: { id: true },
-  });
-  if (open) return open;
-  return tx.conversation.create({
-    data: { company_id: workspaceId, customer_id: customerId, integration_id: integration.id, provider: integration.provider, status: 'active' },
-    select: { id: true },
   });
 }
 

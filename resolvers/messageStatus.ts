@@ -2,11 +2,13 @@
 //   pending (recorded, provider not yet answered) < sent < failed < delivered < read
 // so a late or redelivered report never undoes a later one (read never becomes delivered). `failed`
 // ranks above sent (the provider gave up after accepting) but below delivered and read, which prove
-// delivery. Inbound messages have the single status `received`.
+// delivery. Inbound messages have the single status `received`. A campaign recipient follows its message's
+// status in the same transaction (resolvers/campaignRecipients.ts).
 import { z } from 'zod';
 import { DELIVERY_STATUSES, type StatusUpdate } from '../providers/types.js';
 import type { Context, Db } from './context.js';
 import { requireActor } from './context.js';
+import { followMessages } from './campaignRecipients.js';
 import { recordMessageEvent } from './messageEvents.js';
 import { parseInput, uuid } from './validation.js';
 
@@ -19,25 +21,30 @@ function statusesBefore(status: OutboundStatus): OutboundStatus[] {
 }
 
 type Failure = { error_code: string; error_message: string };
+type Extra = Partial<Failure> & { provider_message_id?: string };
+
+async function moveMessage(tx: Db, workspaceId: string, messageId: string, from: OutboundStatus[], status: OutboundStatus, extra: Extra) {
+  const { count } = await tx.message.updateMany({
+    where: { id: messageId, company_id: workspaceId, direction: 'outbound', status: { in: from } },
+    data: { status, ...extra },
+  });
+  if (count === 0) return false;
+  await recordMessageEvent(tx, workspaceId, 'message.status', messageId);
+  await followMessages(tx, [messageId]);
+  return true;
+}
 
 /**
  * Moves an outbound message forward to `status` and records message.status, in the caller's transaction;
  * does nothing (and returns false) when the message is already there or further.
  */
-export async function advanceMessageStatus(
-  tx: Db,
-  workspaceId: string,
-  messageId: string,
-  status: OutboundStatus,
-  extra: Partial<Failure> & { provider_message_id?: string } = {},
-): Promise<boolean> {
-  const { count } = await tx.message.updateMany({
-    where: { id: messageId, company_id: workspaceId, direction: 'outbound', status: { in: statusesBefore(status) } },
-    data: { status, ...extra },
-  });
-  if (count === 0) return false;
-  await recordMessageEvent(tx, workspaceId, 'message.status', messageId);
-  return true;
+export function advanceMessageStatus(tx: Db, workspaceId: string, messageId: string, status: OutboundStatus, extra: Extra = {}): Promise<boolean> {
+  return moveMessage(tx, workspaceId, messageId, statusesBefore(status), status, extra);
+}
+
+/** Fails a message that is still pending (the provider never answered for it); false when it has moved on. */
+export function failPendingMessage(tx: Db, workspaceId: string, messageId: string, failure: Failure): Promise<boolean> {
+  return moveMessage(tx, workspaceId, messageId, ['pending'], 'failed', failure);
 }
 
 const statusUpdateInput = z.object({

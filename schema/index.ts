@@ -19,5 +19,6 @@ import './scheduling.js';
 import './bookingPage.js';
 import './knowledge.js';
 import './analytics.js';
+import './campaign.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -23,7 +23,7 @@ const MessageSendPayload = builder.objectRef<MessageSendResult>('MessageSendPayl
   fields: (t) => ({ message: t.field({ type: Message, resolve: (payload) => payload.message }) }),
 });
 
-const TemplateSendInput = builder.inputType('TemplateSendInput', {
+export const TemplateSendInput = builder.inputType('TemplateSendInput', {
   description: 'An approved template to send, with the values of its variable slots.',
   fields: (t) => ({
     name: t.string({ required: true }),

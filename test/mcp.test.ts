@@ -116,7 +116,7 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
     for (const entry of TOOLS) {
       const tool = tools.find((candidate) => candidate.name === entry.name)!;
-      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver)$/);
+      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver|schedule|start|pause|resume)$/);
       expect(tool.description).toBe(entry.description);
       expect(tool.annotations).toEqual(ANNOTATIONS[entry.kind]);
       expect(tool.inputSchema.type).toBe('object');
@@ -223,6 +223,33 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(metrics['totals']).toMatchObject({ conversations_opened: expect.any(Number), messages_outbound: expect.any(Number) });
     const csv = await ok(client, 'analytics_export', week);
     expect(csv).toMatchObject({ content_type: 'text/csv; charset=utf-8', content: expect.stringMatching(/^scope,/) });
+  });
+
+  it('drafts, edits, schedules, starts, pauses, resumes, cancels and deletes a campaign with the campaigns_* tools, and reads its recipients and export', async () => {
+    // No runner runs in this file (test/campaigns.facades.test.ts runs one): the started campaign's recipient stays pending.
+    const client = await connect(transport, workspace.api_key);
+    const contact = await ok(client, 'contacts_create', { name: `Reader ${transport}`, phone_number: phone() });
+    const tag = await ok(client, 'tags_create', { name: `readers ${transport}` });
+    await ok(client, 'tags_assign', { customer_id: contact['id'], tag_id: tag['id'] });
+    const template = { name: 'appointment_reminder', language: 'en_US', parameters: ['there', 'Friday', '10:00'] };
+    const created = await ok(client, 'campaigns_create', { name: `Readers ${transport}`, template, audience_tag_id: tag['id'] });
+    expect(created).toMatchObject({ status: 'draft', template, audience_tag_id: tag['id'], progress: { total: 0 } });
+    const id = created['id'] as string;
+    expect(await ok(client, 'campaigns_update', { id, send_rate_per_minute: 30 })).toMatchObject({ send_rate_per_minute: 30 });
+    const fetched = await ok(client, 'campaigns_get', { id });
+    expect(fetched).toEqual((await harness.graphql(workspace.api_key, print(operation('CampaignGet')), { id })).body.data!['campaign']);
+    expect((await ok(client, 'campaigns_list', { status: 'draft' }))['data']).toEqual(expect.arrayContaining([expect.objectContaining({ id })]));
+    const at = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
+    expect(await ok(client, 'campaigns_schedule', { id, scheduled_at: at })).toMatchObject({ status: 'scheduled', scheduled_at: at });
+    expect(await ok(client, 'campaigns_start', { id })).toMatchObject({ status: 'running', progress: { total: 1, pending: 1 } });
+    expect(await ok(client, 'campaigns_pause', { id })).toMatchObject({ status: 'paused' });
+    expect(await ok(client, 'campaigns_resume', { id })).toMatchObject({ status: 'running' });
+    const recipients = await ok(client, 'campaigns_recipients_list', { campaign_id: id });
+    expect(recipients['data']).toEqual([expect.objectContaining({ contact_id: contact['id'], contact_name: `Reader ${transport}`, status: 'pending' })]);
+    expect((await ok(client, 'campaigns_export', { id }))['content']).toContain(`Reader ${transport}`);
+    expect((await failure(client, 'campaigns_delete', { id })).code).toBe('INVALID_TRANSITION');
+    expect(await ok(client, 'campaigns_cancel', { id })).toMatchObject({ status: 'cancelled', progress: { cancelled: 1 } });
+    expect(await ok(client, 'campaigns_delete', { id })).toMatchObject({ id, status: 'cancelled' });
   });
 
   it('manages webhook subscriptions and their deliveries with the webhooks_* and webhook_deliveries_* tools', async () => {

@@ -1,7 +1,8 @@
 // The MCP tools, as data: each runs one named GraphQL operation (facades/operations/*.graphql), so a
 // tool's input schema, result and errors are the contract's own. Adding a tool is one entry here.
 // Annotations come from the tool's kind: `write` only adds (create, add, import, assign); `destructive`
-// changes or removes what exists (update, delete, remove, unassign, close, reopen), as MCP defines it.
+// changes or removes what exists (update, delete, remove, unassign, close, reopen, a campaign's lifecycle
+// actions), as MCP defines it.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 
 export type ToolKind = 'read' | 'write' | 'destructive';
@@ -399,5 +400,77 @@ export const TOOLS: readonly ToolEntry[] = [
     operation: 'WebhookRedeliver',
     kind: 'write',
     description: 'Give a failed delivery one more attempt now, with the same delivery id and body.',
+  },
+  {
+    name: 'campaigns_list',
+    operation: 'CampaignsList',
+    kind: 'read',
+    description: 'List campaigns, newest first, with their status and progress (recipients by status); filter by status (draft, scheduled, running, paused, completed, cancelled).',
+  },
+  {
+    name: 'campaigns_get',
+    operation: 'CampaignGet',
+    kind: 'read',
+    description: 'Get one campaign: its template, audience, send rate, lifecycle times, progress, and why the runner paused it if it did.',
+  },
+  {
+    name: 'campaigns_create',
+    operation: 'CampaignCreate',
+    kind: 'write',
+    description: 'Create a draft campaign: a name, an APPROVED template {name, language, parameters} and an audience, either audience_tag_id (the contacts with that tag when it starts) or audience_contact_ids. Optional send_rate_per_minute and integration_id. Nothing is sent until campaigns_start or campaigns_schedule.',
+  },
+  {
+    name: 'campaigns_update',
+    operation: 'CampaignUpdate',
+    kind: 'destructive',
+    description: 'Change a draft campaign; omitted fields stay, null clears (the rate falls back to the default). Only drafts can be changed.',
+  },
+  {
+    name: 'campaigns_delete',
+    operation: 'CampaignDelete',
+    kind: 'destructive',
+    description: 'Delete a draft, completed or cancelled campaign with its recipient results (cancel a live one first).',
+  },
+  {
+    name: 'campaigns_schedule',
+    operation: 'CampaignSchedule',
+    kind: 'destructive',
+    description: 'Schedule a draft campaign to start at scheduled_at (ISO 8601, in the future); scheduling again moves the time.',
+  },
+  {
+    name: 'campaigns_start',
+    operation: 'CampaignStart',
+    kind: 'destructive',
+    description: 'Start a draft or scheduled campaign now: its audience is fixed and messages go out in the background at its send rate. Follow progress with campaigns_get.',
+  },
+  {
+    name: 'campaigns_pause',
+    operation: 'CampaignPause',
+    kind: 'destructive',
+    description: 'Pause a running campaign before its next send.',
+  },
+  {
+    name: 'campaigns_resume',
+    operation: 'CampaignResume',
+    kind: 'destructive',
+    description: 'Resume a paused campaign; recipients already sent are never sent again.',
+  },
+  {
+    name: 'campaigns_cancel',
+    operation: 'CampaignCancel',
+    kind: 'destructive',
+    description: 'Cancel a campaign that has not finished; recipients not yet sent are marked cancelled. Cannot be undone.',
+  },
+  {
+    name: 'campaigns_recipients_list',
+    operation: 'CampaignRecipientsList',
+    kind: 'read',
+    description: "List a campaign's recipients in send order with each one's status (pending, sending, sent, delivered, read, failed, skipped, cancelled), message id and error; filter by status.",
+  },
+  {
+    name: 'campaigns_export',
+    operation: 'CampaignExport',
+    kind: 'read',
+    description: "A campaign's results as CSV text (one row per recipient: contact, status, message id, error, times), with a filename and content type.",
   },
 ];

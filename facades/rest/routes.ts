@@ -43,6 +43,8 @@ export type RestRoute = {
 const CUSTOMERS_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
 
 const TEMPLATE_ERRORS: readonly ErrorCode[] = ['INTEGRATION_NOT_FOUND', 'PROVIDER_ERROR'];
+/** What checking a campaign's template against its integration can answer (create, edit, schedule, start, resume). */
+const CAMPAIGN_SEND_ERRORS: readonly ErrorCode[] = ['INTEGRATION_NOT_FOUND', 'TEMPLATE_NOT_APPROVED', 'PROVIDER_ERROR'];
 
 export const REST_ROUTES: readonly RestRoute[] = [
   { operationId: 'listUsers', method: 'GET', path: '/users', field: 'Query.users', guideKey: 'users' },
@@ -467,4 +469,83 @@ export const REST_ROUTES: readonly RestRoute[] = [
     field: 'Query.analyticsExport',
     selection: 'AnalyticsExport',
   },
+
+  // Campaigns (docs/api-decisions.md, "Campaigns"): each route answers with the selection of its MCP tool's
+  // operation; lifecycle actions are POSTs on the campaign, refused with 409 INVALID_TRANSITION from the
+  // wrong status.
+  { operationId: 'listCampaigns', method: 'GET', path: '/campaigns', field: 'Query.campaigns', selection: 'CampaignsList' },
+  {
+    operationId: 'createCampaign',
+    method: 'POST',
+    path: '/campaigns',
+    field: 'Mutation.campaignCreate',
+    status: 201,
+    errors: ['NOT_FOUND', ...CAMPAIGN_SEND_ERRORS],
+    selection: 'CampaignCreate',
+  },
+  { operationId: 'getCampaign', method: 'GET', path: '/campaigns/{id}', field: 'Query.campaign', selection: 'CampaignGet' },
+  {
+    operationId: 'updateCampaign',
+    method: 'PATCH',
+    path: '/campaigns/{id}',
+    field: 'Mutation.campaignUpdate',
+    errors: ['INVALID_TRANSITION', ...CAMPAIGN_SEND_ERRORS],
+    selection: 'CampaignUpdate',
+  },
+  {
+    operationId: 'deleteCampaign',
+    method: 'DELETE',
+    path: '/campaigns/{id}',
+    field: 'Mutation.campaignDelete',
+    errors: ['INVALID_TRANSITION'],
+    selection: 'CampaignDelete',
+  },
+  {
+    operationId: 'scheduleCampaign',
+    method: 'POST',
+    path: '/campaigns/{id}/schedule',
+    field: 'Mutation.campaignSchedule',
+    errors: ['INVALID_TRANSITION', ...CAMPAIGN_SEND_ERRORS],
+    selection: 'CampaignSchedule',
+  },
+  {
+    operationId: 'startCampaign',
+    method: 'POST',
+    path: '/campaigns/{id}/start',
+    field: 'Mutation.campaignStart',
+    errors: ['INVALID_TRANSITION', ...CAMPAIGN_SEND_ERRORS],
+    selection: 'CampaignStart',
+  },
+  {
+    operationId: 'pauseCampaign',
+    method: 'POST',
+    path: '/campaigns/{id}/pause',
+    field: 'Mutation.campaignPause',
+    errors: ['INVALID_TRANSITION'],
+    selection: 'CampaignPause',
+  },
+  {
+    operationId: 'resumeCampaign',
+    method: 'POST',
+    path: '/campaigns/{id}/resume',
+    field: 'Mutation.campaignResume',
+    errors: ['INVALID_TRANSITION', ...CAMPAIGN_SEND_ERRORS],
+    selection: 'CampaignResume',
+  },
+  {
+    operationId: 'cancelCampaign',
+    method: 'POST',
+    path: '/campaigns/{id}/cancel',
+    field: 'Mutation.campaignCancel',
+    errors: ['INVALID_TRANSITION'],
+    selection: 'CampaignCancel',
+  },
+  {
+    operationId: 'listCampaignRecipients',
+    method: 'GET',
+    path: '/campaigns/{campaign_id}/recipients',
+    field: 'Query.campaignRecipients',
+    selection: 'CampaignRecipientsList',
+  },
+  { operationId: 'exportCampaign', method: 'GET', path: '/campaigns/{id}/export', field: 'Query.campaignExport', selection: 'CampaignExport' },
 ];

@@ -10,6 +10,7 @@ import { GUIDE, seedWorkspace, sendJson, type Seeded } from './fixtures.js';
 import { readsBody, REST_BASE_PATH, REST_ROUTES, type RestRoute } from '../../facades/rest/routes.js';
 import { createIntegration } from '../../resolvers/integrations.js';
 import { KEY_SCOPES } from '../../auth/scopes.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 
 type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, Described> };
 type Described = { headers?: Record<string, { $ref?: string }>; content?: Record<string, { schema: ErrorSchema }> };
@@ -57,8 +58,10 @@ type Records = {
     appointmentId: string;
     knowledgeDocumentId: string;
     publicId: string;
+    campaignId: string;
   };
   webhooks: Webhooks;
+  campaigns: Campaigns;
   scheduling: Scheduling;
   knowledge: { toEdit: string; toDelete: string };
   /** A key of a workspace whose newest integration is whatsapp, at a Graph API that does not answer. */
@@ -72,6 +75,28 @@ type Webhooks = {
   inactive: string;
   pendingDeliveryId: string;
   failedDeliveryId: string;
+};
+
+/** Campaigns in the states the campaign samples need (written straight to the table; none is due to a runner). */
+type Campaigns = {
+  draft: string;
+  toSchedule: string;
+  toStart: string;
+  toPause: string;
+  toResume: string;
+  toCancel: string;
+  toDelete: string;
+  running: string;
+  completed: string;
+  /** Drafts and paused campaigns whose template is not approved, or whose integration is gone. */
+  unsendable: string;
+  pausedUnsendable: string;
+  detached: string;
+  pausedDetached: string;
+  /** In the whatsapp workspace, whose Graph API does not answer: a draft, a paused campaign and a tag. */
+  whatsappDraft: string;
+  whatsappPaused: string;
+  whatsappTagId: string;
 };
 
 /** Appointment types and appointments in the states the scheduling samples need; all days are open all day. */
@@ -112,6 +137,9 @@ const VISITOR_PHONE = '+15550108888';
 const WEBHOOK_RECEIVER = PUBLIC_TEST_RECEIVER;
 const WEBHOOK_EVENTS = ['message.received'];
 const MISSING_ID = '01960000-0000-7000-8000-000000000000';
+/** An approved sandbox template with its three slots filled, and one that is not approved. */
+const REMINDER = { name: 'appointment_reminder', language: 'en_US', parameters: ['there', 'Friday', '10:00'] };
+const NOT_APPROVED = { name: 'product_launch_video', language: 'en_US', parameters: [] };
 
 async function createRecords(): Promise<Records> {
   const prisma = h.db.prisma;
@@ -134,7 +162,7 @@ async function createRecords(): Promise<Records> {
   ).id;
 
   const whatsapp = await h.workspace();
-  await createIntegration(h.services, {
+  const whatsappIntegration = await createIntegration(h.services, {
     workspaceId: whatsapp.workspace_id,
     provider: 'whatsapp',
     phone_number_id: `${Date.now()}${Math.floor(Math.random() * 1e6)}`,
@@ -166,6 +194,25 @@ async function createRecords(): Promise<Records> {
   await prisma.appointment.update({ where: { id: completedAppointmentId }, data: { status: 'completed' } });
   const document = (key = seed.key) => idOf('POST', '/api/v1/knowledge/documents', { title: 'Returns', content: 'Refunds within 30 days.' }, key);
   await prisma.webhookDelivery.update({ where: { id: failedDeliveryId }, data: { status: 'failed', next_attempt_at: null } });
+  const campaign = async (data: Partial<Prisma.CampaignUncheckedCreateInput>, workspaceId = company_id) =>
+    (
+      await prisma.campaign.create({
+        data: {
+          company_id: workspaceId,
+          integration_id: workspaceId === company_id ? integration_id : null,
+          name: 'Sample campaign',
+          template_name: REMINDER.name,
+          template_language: REMINDER.language,
+          template_parameters: REMINDER.parameters,
+          audience_tag_id: workspaceId === company_id ? seed.tagId : null,
+          audience_contact_ids: [],
+          ...data,
+        },
+      })
+    ).id;
+  const ran = { started_at: new Date() };
+  const whatsappTagId = (await prisma.tag.create({ data: { company_id: whatsapp.workspace_id, name: 'whatsapp' } })).id;
+  const onWhatsapp = { integration_id: whatsappIntegration.integration_id, audience_tag_id: whatsappTagId };
   return {
     openConversationId: await conversation(seed.fullContactId, 'active', new Date()),
     staleConversationId: await conversation(seed.fullContactId, 'active', new Date(Date.now() - 48 * 3600_000)),
@@ -191,6 +238,25 @@ async function createRecords(): Promise<Records> {
       appointmentId: await book(foreignTypeId, seed.foreignContactId, otherSchedulingKey),
       knowledgeDocumentId: await document(otherSchedulingKey),
       publicId: (await prisma.workspace.findUniqueOrThrow({ where: { id: otherWorkspaceId } })).public_id,
+      campaignId: await campaign({}, otherWorkspaceId),
+    },
+    campaigns: {
+      draft: await campaign({}),
+      toSchedule: await campaign({}),
+      toStart: await campaign({}),
+      toPause: await campaign({ status: 'running', ...ran }),
+      toResume: await campaign({ status: 'paused', ...ran }),
+      toCancel: await campaign({}),
+      toDelete: await campaign({}),
+      running: await campaign({ status: 'running', ...ran }),
+      completed: await campaign({ status: 'completed', ...ran, completed_at: new Date() }),
+      unsendable: await campaign({ template_name: 'shipping_discount' }),
+      pausedUnsendable: await campaign({ status: 'paused', template_name: 'shipping_discount', ...ran }),
+      detached: await campaign({ integration_id: null }),
+      pausedDetached: await campaign({ status: 'paused', integration_id: null, ...ran }),
+      whatsappDraft: await campaign(onWhatsapp, whatsapp.workspace_id),
+      whatsappPaused: await campaign({ status: 'paused', ...onWhatsapp, ...ran }, whatsapp.workspace_id),
+      whatsappTagId,
     },
     scheduling: {
       typeId,
@@ -225,12 +291,14 @@ beforeAll(async () => {
   ajv.addSchema(document, 'openapi');
 });
 
-// On a shared PostgreSQL, delivery workers of other test files would pick up the deliveries left here.
-afterAll(() =>
-  h.db.prisma.webhookSubscription.deleteMany({
+// On a shared PostgreSQL, delivery workers and campaign runners of other test files would pick up the
+// deliveries and the started campaign left here.
+afterAll(async () => {
+  await h.db.prisma.webhookSubscription.deleteMany({
     where: { OR: [{ id: records.foreign.webhookId }, { company_id: seed.workspace.workspace_id }] },
-  }),
-);
+  });
+  await h.db.prisma.campaign.deleteMany({ where: { company_id: seed.workspace.workspace_id } });
+});
 
 /** A JSON pointer into the served document, as a reference ajv can compile. */
 function pointer(...parts: string[]): string {
@@ -285,7 +353,73 @@ const samples = (): Record<string, Sample> => {
   const appointment = (id: string) => ({ path: { id }, foreign: { id: records.foreign.appointmentId } });
   const knowledgeDocument = (id: string) => ({ path: { id }, foreign: { id: records.foreign.knowledgeDocumentId } });
   const range = () => `?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&to=${encodeURIComponent(IN_A_WEEK())}`;
+  const campaigns = records.campaigns;
+  const campaign = (id: string) => ({ path: { id }, foreign: { id: records.foreign.campaignId } });
+  const onWhatsapp = (id: string) => ({ path: { id }, key: records.whatsappKey });
+  const future = { scheduled_at: IN_A_WEEK() };
   return {
+    listCampaigns: { query: '?status=draft&limit=2', badQuery: '?status=finished' },
+    createCampaign: {
+      body: () => ({ name: 'Spring sale', template: REMINDER, audience_tag_id: seed.tagId, send_rate_per_minute: 30 }),
+      badBody: { name: 'No audience', template: REMINDER },
+      errors: {
+        NOT_FOUND: { body: { name: 'Theirs', template: REMINDER, audience_tag_id: records.foreign.tagId } },
+        INTEGRATION_NOT_FOUND: { body: { name: 'Gone', template: REMINDER, audience_tag_id: seed.tagId, integration_id: MISSING_ID } },
+        TEMPLATE_NOT_APPROVED: { body: { name: 'Video', template: NOT_APPROVED, audience_tag_id: seed.tagId } },
+        PROVIDER_ERROR: { body: { name: 'Down', template: REMINDER, audience_tag_id: campaigns.whatsappTagId }, key: records.whatsappKey },
+      },
+    },
+    getCampaign: campaign(campaigns.draft),
+    updateCampaign: {
+      ...campaign(campaigns.draft),
+      body: () => ({ name: 'Spring sale (final)', send_rate_per_minute: null }),
+      badBody: { send_rate_per_minute: 0 },
+      errors: {
+        INVALID_TRANSITION: { path: { id: campaigns.running }, body: { name: 'Too late' } },
+        INTEGRATION_NOT_FOUND: { body: { integration_id: MISSING_ID } },
+        TEMPLATE_NOT_APPROVED: { body: { template: NOT_APPROVED } },
+        PROVIDER_ERROR: { ...onWhatsapp(campaigns.whatsappDraft), body: { template: REMINDER } },
+      },
+    },
+    deleteCampaign: { ...campaign(campaigns.toDelete), errors: { INVALID_TRANSITION: { path: { id: campaigns.running } } } },
+    scheduleCampaign: {
+      ...campaign(campaigns.toSchedule),
+      body: () => future,
+      badBody: { scheduled_at: 'soon' },
+      errors: {
+        INVALID_TRANSITION: { path: { id: campaigns.running }, body: future },
+        INTEGRATION_NOT_FOUND: { path: { id: campaigns.detached }, body: future },
+        TEMPLATE_NOT_APPROVED: { path: { id: campaigns.unsendable }, body: future },
+        PROVIDER_ERROR: { ...onWhatsapp(campaigns.whatsappDraft), body: future },
+      },
+    },
+    startCampaign: {
+      ...campaign(campaigns.toStart),
+      errors: {
+        INVALID_TRANSITION: { path: { id: campaigns.running } },
+        INTEGRATION_NOT_FOUND: { path: { id: campaigns.detached } },
+        TEMPLATE_NOT_APPROVED: { path: { id: campaigns.unsendable } },
+        PROVIDER_ERROR: onWhatsapp(campaigns.whatsappDraft),
+      },
+    },
+    pauseCampaign: { ...campaign(campaigns.toPause), errors: { INVALID_TRANSITION: { path: { id: campaigns.completed } } } },
+    resumeCampaign: {
+      ...campaign(campaigns.toResume),
+      errors: {
+        INVALID_TRANSITION: { path: { id: campaigns.completed } },
+        INTEGRATION_NOT_FOUND: { path: { id: campaigns.pausedDetached } },
+        TEMPLATE_NOT_APPROVED: { path: { id: campaigns.pausedUnsendable } },
+        PROVIDER_ERROR: onWhatsapp(campaigns.whatsappPaused),
+      },
+    },
+    cancelCampaign: { ...campaign(campaigns.toCancel), errors: { INVALID_TRANSITION: { path: { id: campaigns.completed } } } },
+    listCampaignRecipients: {
+      path: { campaign_id: campaigns.toStart },
+      query: '?status=pending&limit=5',
+      badQuery: '?status=lost',
+      foreign: { campaign_id: records.foreign.campaignId },
+    },
+    exportCampaign: campaign(campaigns.completed),
     getSchedulingSettings: {},
     updateSchedulingSettings: { body: () => ({ time_zone: 'UTC' }), badBody: { time_zone: 'Mars/Olympus' } },
     getWidgetEmbed: {},

@@ -62,6 +62,8 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     METRICS_PORT: '0',
     LOG_LEVEL: 'info',
     DATA_DIR: options.dataDir,
+    // Campaign workers would claim other test files' campaigns on a shared PostgreSQL.
+    CAMPAIGN_WORKERS: 'false',
     ...databaseEnv(),
     ...options.env,
   };

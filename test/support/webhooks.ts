@@ -53,14 +53,15 @@ export function envelopeProblems(envelope: { type: string }): string[] {
 
 const WORKER_LOCK = 7_340_112_955;
 
-/** On PostgreSQL, holds a session lock for the whole test file so that files running workers take turns. */
-export function takeTurnsWithOtherWorkerFiles() {
+/** On PostgreSQL, holds a session lock for the whole test file so that files running workers take turns
+ * (those of another kind of worker take a lock of their own). */
+export function takeTurnsWithOtherWorkerFiles(lock = WORKER_LOCK) {
   const url = process.env['TEST_DATABASE_URL'];
   if (!url) return;
   const client = new pg.Client({ connectionString: url });
   beforeAll(async () => {
     await client.connect();
-    await client.query('SELECT pg_advisory_lock($1)', [WORKER_LOCK]);
+    await client.query('SELECT pg_advisory_lock($1)', [lock]);
   }, 120_000);
   afterAll(() => client.end());
 }
