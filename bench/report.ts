@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import type { LoadResult } from './load.js';
 import type { FanOutResult } from './webhooks.js';
+import type { ProfileResult } from './profile.js';
 
 export type ScaleResults = {
   contacts: number;
@@ -25,6 +26,8 @@ export type BenchReport = {
   scales: ScaleResults[];
   sends: LoadResult;
   webhooks: FanOutResult;
+  /** CPU profiles of the service under single reads (bench/profile.ts). */
+  profiles: ProfileResult[];
 };
 
 const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(2));
@@ -73,6 +76,7 @@ function targetsOf(report: BenchReport): [string, boolean, string][] {
   return targets;
 }
 
+/** `analysis`: what holds back each target not met, with the profile (bench/analysis.md, kept by hand). */
 export function writeReport(report: BenchReport, path: string, analysis = ''): void {
   const s = report.settings;
   const lines: string[] = [
@@ -119,6 +123,17 @@ export function writeReport(report: BenchReport, path: string, analysis = ''): v
     `- Webhook fan-out: ${w.events} message.status events to ${w.subscriptions} subscriptions of one local HTTPS receiver: ${w.deliveries} deliveries in ${w.seconds} s, **${w.deliveries_per_sec} deliveries/s**, ${w.duplicates} duplicates.`,
     `- Service resident memory, highest sample during the reads and sends: ${report.service_max_rss_mb} MB.`,
   );
+  lines.push('', '## Where the service spends its CPU', '');
+  for (const profile of report.profiles) {
+    lines.push(
+      `\`${profile.read}\` at the largest scale, ${profile.requests} requests: ${profile.cpu_ms_per_request} ms of service CPU per request (the process busy ${profile.busy_percent}% of the time; the rest of the two cores is PostgreSQL and the load generator).`,
+      '',
+      '| part | share of the service\'s CPU |',
+      '|---|---|',
+      ...profile.shares.filter((share) => share.percent >= 0.5).map((share) => `| ${share.part} | ${share.percent}% |`),
+      '',
+    );
+  }
   const invalid = loadsOf(report).filter(([, result]) => failed(result)).map(([name]) => name);
   lines.push('', '## Targets', '');
   if (invalid.length > 0) lines.push(`**This run is invalid**: errors or non-2xx answers in ${invalid.join(', ')}; no target is judged.`, '');
