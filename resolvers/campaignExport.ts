@@ -2,10 +2,9 @@
 // contact, the recipient's status, its message and error, and the time of each step. Cells that a
 // spreadsheet would run as formulas are escaped, as in the analytics export.
 import { stringify } from 'csv-stringify/sync';
-import { z } from 'zod';
 import { type Context, requireActor } from './context.js';
 import { findCampaign } from './campaigns.js';
-import { parseInput, uuid } from './validation.js';
+import { idInput, parseInput } from './validation.js';
 
 const COLUMNS = [
   'contact_id',
@@ -26,7 +25,7 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 export async function campaignExport(ctx: Context, input: { id: string }) {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   const campaign = await findCampaign(ctx.prisma, workspaceId, id);
   const recipients = await ctx.prisma.campaignRecipient.findMany({
     where: { campaign_id: campaign.id },

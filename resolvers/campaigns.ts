@@ -12,7 +12,7 @@ import { assertAllowed, CAMPAIGN_STATUSES, MAX_CAMPAIGN_SEND_RATE, type Campaign
 import { campaignMessage, templateOf } from './campaignSender.js';
 import { templateInput } from './outbound.js';
 import { toPage } from './pagination.js';
-import { limit, parseInput, uuid } from './validation.js';
+import { idInput, limit, parseInput, uuid } from './validation.js';
 
 export type CampaignView = Campaign & { progress: CampaignProgress };
 
@@ -183,7 +183,7 @@ export async function updateCampaign(ctx: Context, input: z.input<typeof updateI
 
 export async function getCampaign(ctx: Context, input: { id: string }): Promise<CampaignView> {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   return campaignView(ctx.prisma, await findCampaign(ctx.prisma, workspaceId, id));
 }
 
@@ -203,7 +203,7 @@ export async function listCampaigns(ctx: Context, input: z.input<typeof listInpu
 /** Deletes a draft, completed or cancelled campaign with its recipients; returns it as it was. */
 export async function deleteCampaign(ctx: Context, input: { id: string }): Promise<CampaignView> {
   const { workspaceId } = requireActor(ctx);
-  const { id } = parseInput(z.object({ id: uuid }), input);
+  const { id } = parseInput(idInput, input);
   return ctx.prisma.$transaction(async (tx) => {
     const campaign = await lockCampaign(tx, workspaceId, id, 'delete');
     const view = await campaignView(tx, campaign);
