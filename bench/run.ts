@@ -5,7 +5,7 @@
 import { execSync } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
 import { cpus, totalmem } from 'node:os';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
@@ -251,4 +251,14 @@ async function main() {
   }
 }
 
-await main();
+/** `npm run bench -- --report`: docs/performance.md again from the newest results, e.g. after editing the analysis. */
+function rewriteReport() {
+  const newest = readdirSync('bench/results').filter((name) => name.endsWith('.json')).sort().at(-1);
+  if (!newest) throw new Error('no results in bench/results: run npm run bench first');
+  const report = JSON.parse(readFileSync(`bench/results/${newest}`, 'utf8')) as BenchReport;
+  writeReport(report, 'docs/performance.md', existsSync(ANALYSIS) ? readFileSync(ANALYSIS, 'utf8') : '');
+  console.log(`docs/performance.md from bench/results/${newest}`);
+}
+
+if (process.argv.includes('--report')) rewriteReport();
+else await main();
