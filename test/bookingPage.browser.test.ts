@@ -1,44 +1,35 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { openHarness, type Harness } from './support/harness.js';
+import { openBrowserOn, type BrowserSession } from './support/browser.js';
 import { getJson, sendJson } from './rest/fixtures.js';
 
-// The booking page's script in a real browser over a real port (Debian's chromium, headless, driven by
-// playwright-core, as test/rest/docs.browser.test.ts does): the CSP lets it run, it lists the slots the API
+// The booking page's script in a real browser over a real port (test/support/browser.ts): the CSP lets it run, it lists the slots the API
 // gives in the workspace's time zone, shows field errors, books, and handles a slot taken meanwhile.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ZONE = 'Asia/Kolkata';
 const EVERY_DAY = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({ weekday, start: '09:00', end: '12:00' }));
 
 let h: Harness;
-let server: Server;
+let session: BrowserSession;
 let origin: string;
 let browser: Browser;
 let key: string;
 let publicId: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
   h = await openHarness();
   const workspace = await h.workspace('Browser clinic');
   key = workspace.api_key;
   await sendJson(h, 'PATCH', '/api/v1/scheduling/settings', key, { time_zone: ZONE });
   await sendJson(h, 'POST', '/api/v1/appointment-types', key, { name: 'Eye test', duration_minutes: 60, availability: EVERY_DAY });
   publicId = (await getJson(h, '/api/v1/scheduling/widget', { key })).body.public_id;
-  server = createServer(h.app.yoga);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  session = await openBrowserOn(h);
+  ({ origin, browser } = session);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(() => session?.close());
 
 type Visit = { page: Page; problems: string[]; elsewhere: string[]; answers: string[] };
 

@@ -1,41 +1,21 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { openHarness } from '../support/harness.js';
+import { openBrowserOn, type BrowserSession } from '../support/browser.js';
 
-// The reference page is served to a real browser over a real port: Debian's chromium, headless, driven by
-// playwright-core (no browser download). .ci/run installs chromium when it is missing.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-let server: Server;
+// The reference page served to a real browser over a real port (test/support/browser.ts).
+let session: BrowserSession;
 let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
-  const h = await openHarness();
-  server = createServer(h.app.yoga);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  session = await openBrowserOn(await openHarness());
+  ({ origin, browser } = session);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(() => session?.close());
 
 describe('the API reference at /docs', () => {
   it('renders every operation of the OpenAPI document in Chromium, loading nothing from another host', async () => {

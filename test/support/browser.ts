@@ -1,0 +1,28 @@
+// The app in a real browser over a real port, for tests of pages: Debian's chromium, headless, driven by
+// playwright-core (no browser download). .ci/run installs chromium when it is missing; without it the test
+// file fails rather than skips.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import type { Harness } from './harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export type BrowserSession = { origin: string; browser: Browser; close(): Promise<void> };
+
+export async function openBrowserOn(harness: Harness): Promise<BrowserSession> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
+  const server = createServer(harness.app.yoga);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
