@@ -23,29 +23,38 @@ const COLUMNS = [
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
+/** Recipients read per query: the export holds one batch of records at a time besides the CSV text itself. */
+const EXPORT_BATCH = 5_000;
+
 export async function campaignExport(ctx: Context, input: { id: string }) {
   const { workspaceId } = requireActor(ctx);
   const { id } = parseInput(idInput, input);
   const campaign = await findCampaign(ctx.prisma, workspaceId, id);
-  const recipients = await ctx.prisma.campaignRecipient.findMany({
-    where: { campaign_id: campaign.id },
-    orderBy: { contact_id: 'asc' },
-    include: { contact: { select: { name: true, phone_number: true, wa_id: true } } },
-  });
-  const rows = recipients.map((recipient) => ({
-    contact_id: recipient.contact_id,
-    contact_name: recipient.contact.name,
-    phone_number: recipient.contact.phone_number,
-    wa_id: recipient.contact.wa_id,
-    status: recipient.status,
-    message_id: recipient.message_id,
-    error_code: recipient.error_code,
-    error_message: recipient.error_message,
-    sent_at: iso(recipient.sent_at),
-    delivered_at: iso(recipient.delivered_at),
-    read_at: iso(recipient.read_at),
-    failed_at: iso(recipient.failed_at),
-  }));
-  const content = stringify(rows, { header: true, columns: [...COLUMNS], record_delimiter: 'windows', escape_formulas: true });
-  return { filename: `campaign_${campaign.id}.csv`, content_type: 'text/csv; charset=utf-8', content };
+  const readBatch = (after: string | null) =>
+    ctx.prisma.campaignRecipient.findMany({
+      where: { campaign_id: campaign.id, ...(after ? { contact_id: { gt: after } } : {}) },
+      orderBy: { contact_id: 'asc' },
+      take: EXPORT_BATCH,
+      include: { contact: { select: { name: true, phone_number: true, wa_id: true } } },
+    });
+  const chunks: string[] = [];
+  for (let batch = await readBatch(null); ; batch = await readBatch(batch.at(-1)!.contact_id)) {
+    const rows = batch.map((recipient) => ({
+      contact_id: recipient.contact_id,
+      contact_name: recipient.contact.name,
+      phone_number: recipient.contact.phone_number,
+      wa_id: recipient.contact.wa_id,
+      status: recipient.status,
+      message_id: recipient.message_id,
+      error_code: recipient.error_code,
+      error_message: recipient.error_message,
+      sent_at: iso(recipient.sent_at),
+      delivered_at: iso(recipient.delivered_at),
+      read_at: iso(recipient.read_at),
+      failed_at: iso(recipient.failed_at),
+    }));
+    chunks.push(stringify(rows, { header: chunks.length === 0, columns: [...COLUMNS], record_delimiter: 'windows', escape_formulas: true }));
+    if (batch.length < EXPORT_BATCH) break;
+  }
+  return { filename: `campaign_${campaign.id}.csv`, content_type: 'text/csv; charset=utf-8', content: chunks.join('') };
 }

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { v7 as uuidv7 } from 'uuid';
 import { openHarness } from './support/harness.js';
 import { campaignTestFile, REMINDER, runToEnd, testRunner, uniquePhone } from './support/campaigns.js';
 import { expectError, getJson, operationResult, postJson, sendJson } from './rest/fixtures.js';
@@ -173,6 +174,28 @@ describe('through REST', () => {
     expect(csv.body).toMatchObject({ filename: `campaign_${id}.csv`, content_type: 'text/csv; charset=utf-8' });
     expect(csv.body.content).toMatch(/^contact_id,contact_name,phone_number,/);
     expect(csv.body.content).toContain('Barbara');
+  });
+
+  it('exports every recipient of a large campaign exactly once, in contact order, reading them in batches', async () => {
+    const workspace = await file.workspace();
+    const key = workspace.api_key;
+    const tag = (await postJson(h, '/api/v1/tags', key, { name: 'everyone' })).body;
+    const created = await postJson(h, '/api/v1/campaigns', key, { name: 'Big', template: REMINDER, audience_tag_id: tag.id });
+    // More recipients than two of the export's read batches (5,000), written directly as a finished run leaves them.
+    const contacts = Array.from({ length: 12_001 }, (_, index) => ({
+      id: uuidv7(),
+      company_id: workspace.workspace_id,
+      name: `Recipient ${index}`,
+      phone_number: `+1777${String(index).padStart(7, '0')}`,
+    }));
+    await h.db.prisma.customer.createMany({ data: contacts });
+    await h.db.prisma.campaignRecipient.createMany({
+      data: contacts.map((contact) => ({ campaign_id: created.body.id, contact_id: contact.id, company_id: workspace.workspace_id, status: 'skipped' })),
+    });
+    const csv = await getJson(h, `/api/v1/campaigns/${created.body.id}/export`, { key });
+    const [header, ...rows] = (csv.body.content as string).trimEnd().split('\r\n');
+    expect(header).toMatch(/^contact_id,contact_name,/);
+    expect(rows.map((row) => row.split(',')[0])).toEqual(contacts.map((contact) => contact.id).sort());
   });
 
   it('answers 400 naming the field, 404 for another workspace’s campaign, 403 without the campaigns scope', async () => {
