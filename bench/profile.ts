@@ -66,7 +66,6 @@ export function summarize(profile: CpuProfile, skipMs: number): { shares: Profil
 
 export async function profileRead(options: {
   env: Record<string, string>;
-  scheme: (port: number) => Promise<string>;
   read: { name: string; path: string };
   key: string;
   warmupSeconds: number;
@@ -75,7 +74,7 @@ export async function profileRead(options: {
 }): Promise<ProfileResult> {
   const dir = mkdtempSync(join(tmpdir(), 'crm-bench-profile-'));
   const launched = performance.now();
-  const service = await startProcess(['--cpu-prof', '--cpu-prof-dir', dir, 'dist/main.js'], options.env, options.scheme);
+  const service = await startProcess(['--cpu-prof', '--cpu-prof-dir', dir, 'dist/main.js'], options.env);
   const headers = { authorization: `Bearer ${options.key}` };
   try {
     await measure({ url: `${service.url}${options.read.path}`, headers, seconds: options.warmupSeconds, connections: options.connections });

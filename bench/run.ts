@@ -78,17 +78,6 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
   return { large, small, other: others[0]! };
 }
 
-function detectScheme(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const probe = httpsRequest({ host: '127.0.0.1', port, path: '/health', rejectUnauthorized: false, timeout: 2000 }, (response) => {
-      response.resume();
-      resolve(`https://127.0.0.1:${port}`);
-    });
-    probe.on('error', () => resolve(`http://127.0.0.1:${port}`));
-    probe.end();
-  });
-}
-
 /** A request to the service, which presents a self-signed certificate. */
 function fetchInsecure(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; json(): Promise<unknown> }> {
   return new Promise((resolve, reject) => {
@@ -158,11 +147,13 @@ async function measureSends({ service, workspace }: Measured, pool: pg.Pool): Pr
  * call (WEBHOOK_ALLOW_PRIVATE_TARGETS), trusting the receiver's self-signed certificate (WEBHOOK_CA_FILE). */
 async function runFanOut(env: Record<string, string>, workspace: BenchWorkspace): Promise<FanOutResult> {
   const receiver = await startReceiver();
-  const service = await startProcess(
-    ['dist/main.js'],
-    { ...env, NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: receiver.certFile, WEBHOOK_POLL_MS: '100' },
-    detectScheme,
-  );
+  const service = await startProcess(['dist/main.js'], {
+    ...env,
+    NODE_ENV: 'development',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_CA_FILE: receiver.certFile,
+    WEBHOOK_POLL_MS: '100',
+  });
   try {
     const api = async (method: string, path: string, body?: unknown) => {
       const response = await fetchInsecure(`${service.url}${path}`, {
@@ -202,8 +193,8 @@ async function main() {
     RATE_LIMIT_PER_MINUTE: '1000000000',
   };
   execSync('node scripts/build.mjs', { stdio: 'inherit' });
-  const service = await startProcess(['dist/main.js'], env, detectScheme);
-  const baseline = await startProcess(['--import', 'tsx', 'bench/baseline.ts'], env, async (port) => `https://127.0.0.1:${port}`);
+  const service = await startProcess(['dist/main.js'], env);
+  const baseline = await startProcess(['--import', 'tsx', 'bench/baseline.ts'], env);
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 2 });
   try {
     await warmUp(service, baseline, small, settings.smallContacts, pool);
@@ -220,7 +211,7 @@ async function main() {
     for (const read of (await readsFor(pool, large.id, settings.contacts)).filter((read) => ['contacts_get', 'contacts_list'].includes(read.name))) {
       console.log(`  CPU profile of the service under ${read.name}`);
       profiles.push(
-        await profileRead({ env, scheme: detectScheme, read, key: large.key, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, connections: settings.connections }),
+        await profileRead({ env, read, key: large.key, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, connections: settings.connections }),
       );
     }
     const report: BenchReport = {

@@ -1,5 +1,5 @@
 // Starts the service and the baseline as child processes (as in production: their own process and
-// memory), waits until they listen, and samples their resident memory.
+// memory), waits until they listen (both serve HTTPS only), and samples their resident memory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -16,7 +16,7 @@ function rssMb(pid: number): number {
 }
 
 /** `args` are node's: the service runs as `npm start` does (dist/main.js), the baseline through tsx. */
-export function startProcess(args: string[], env: Record<string, string>, scheme: (port: number) => Promise<string>): Promise<Server> {
+export function startProcess(args: string[], env: Record<string, string>): Promise<Server> {
   const script = args.join(' ');
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
@@ -28,14 +28,14 @@ export function startProcess(args: string[], env: Record<string, string>, scheme
   }, 250);
   return new Promise((resolve, reject) => {
     let output = '';
-    const onData = async (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const port = /listening on port (\d+)/.exec(output)?.[1];
       if (!port) return;
       child.stdout?.off('data', onData);
       child.stdout?.resume(); // keep draining, or the child blocks once the pipe is full
       resolve({
-        url: await scheme(Number(port)),
+        url: `https://127.0.0.1:${port}`,
         pid: child.pid!,
         maxRssMb: () => maxRss,
         resetRss: () => {
