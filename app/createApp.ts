@@ -46,8 +46,7 @@ export function createApp(services: Services, options: AppOptions) {
     healthCheckEndpoint: '/livez',
     logging: false,
     maskedErrors: {
-      maskError: (error) =>
-        maskError(error, (unexpected) => options.logger.error({ err: unexpected }, 'unexpected error in a resolver')),
+      maskError: (error) => maskError(error, (unexpected) => options.logger.error({ err: unexpected }, 'unexpected error in a resolver')),
     },
     context: ({ request }): Omit<Context, keyof Services> & Services => {
       const state = requestState(request);

@@ -54,7 +54,14 @@ const certificate = await loadCertificate({
   dataDir: settings.DATA_DIR,
 });
 logger.info(
-  { tls: { source: certificate.source, cert_file: certificate.certFile, fingerprint_sha256: certificate.fingerprint256, valid_to: certificate.validTo } },
+  {
+    tls: {
+      source: certificate.source,
+      cert_file: certificate.certFile,
+      fingerprint_sha256: certificate.fingerprint256,
+      valid_to: certificate.validTo,
+    },
+  },
   `TLS certificate (${certificate.source}) ${certificate.certFile}, SHA-256 fingerprint ${certificate.fingerprint256}`,
 );
 

@@ -16,7 +16,10 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
   redis.on('error', (error: Error) => {
     if (!available) return;
     available = false;
-    logger.warn({ redis: redact(url), err: { message: error.message } }, 'redis unavailable: rate limits are counted per instance until it is back');
+    logger.warn(
+      { redis: redact(url), err: { message: error.message } },
+      'redis unavailable: rate limits are counted per instance until it is back',
+    );
   });
   const ready = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), READY_WAIT_MS);

@@ -33,8 +33,16 @@ export function createShutdownRegistry(): ShutdownRegistry {
     async run({ timeoutMs, logger }) {
       const all = [...hooks];
       hooks.clear();
-      const drained = await runStage(all.filter((hook) => hook.stage === 'drain'), timeoutMs, logger);
-      const closed = await runStage(all.filter((hook) => hook.stage === 'close'), CLOSE_GRACE_MS, logger);
+      const drained = await runStage(
+        all.filter((hook) => hook.stage === 'drain'),
+        timeoutMs,
+        logger,
+      );
+      const closed = await runStage(
+        all.filter((hook) => hook.stage === 'close'),
+        CLOSE_GRACE_MS,
+        logger,
+      );
       return drained && closed;
     },
   };

@@ -13,7 +13,9 @@ import { startCampaignWorker } from '../campaigns/worker.js';
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
 if (!settings.DATABASE_URL) {
-  logger.fatal('npm run worker needs DATABASE_URL: the embedded database can be opened by one process only (the server runs the workers itself)');
+  logger.fatal(
+    'npm run worker needs DATABASE_URL: the embedded database can be opened by one process only (the server runs the workers itself)',
+  );
   process.exit(1);
 }
 const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START });

@@ -21,7 +21,10 @@ export async function startBaseline(databaseUrl: string, port = 0): Promise<{ po
     const key = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
     if (!key) return null;
     const hash = createHash('sha256').update(key).digest('hex');
-    const { rows } = await pool.query('SELECT company_id FROM api_keys WHERE prefix = $1 AND hash = $2 AND revoked_at IS NULL', [key.slice(0, 13), hash]);
+    const { rows } = await pool.query('SELECT company_id FROM api_keys WHERE prefix = $1 AND hash = $2 AND revoked_at IS NULL', [
+      key.slice(0, 13),
+      hash,
+    ]);
     return rows[0]?.company_id ?? null;
   }
 

@@ -20,7 +20,10 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
     method: spec.method ?? 'GET',
     headers: spec.headers,
     body: spec.body,
-    requests: spec.requests?.map((request) => ({ ...(request.path ? { path: request.path } : {}), ...(request.body ? { body: request.body } : {}) })),
+    requests: spec.requests?.map((request) => ({
+      ...(request.path ? { path: request.path } : {}),
+      ...(request.body ? { body: request.body } : {}),
+    })),
     duration: spec.seconds,
     connections: spec.connections,
   });

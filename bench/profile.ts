@@ -22,7 +22,7 @@ const PARTS: [string, RegExp][] = [
   ['Yoga and its HTTP layer (@whatwg-node, envelop)', /node_modules\/(graphql-yoga|@whatwg-node|@envelop|@graphql-yoga)\//],
   ['sofa-api and its router (fets, URLPattern)', /node_modules\/(sofa-api|fets|urlpattern-polyfill)\//],
   ['logs and metrics (pino, prom-client)', /node_modules\/(pino|sonic-boom|prom-client)\//],
-  ['this service\'s own code', /\/dist\/main\.js/],
+  ["this service's own code", /\/dist\/main\.js/],
 ];
 
 function partOf(frame: Frame, writer: string | null): string {
@@ -79,7 +79,12 @@ export async function profileRead(options: {
   try {
     await measure({ url: `${service.url}${options.read.path}`, headers, seconds: options.warmupSeconds, connections: options.connections });
     const skipMs = performance.now() - launched;
-    const load = await measure({ url: `${service.url}${options.read.path}`, headers, seconds: options.seconds, connections: options.connections });
+    const load = await measure({
+      url: `${service.url}${options.read.path}`,
+      headers,
+      seconds: options.seconds,
+      connections: options.connections,
+    });
     await service.stop();
     const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
     if (!file) throw new Error('the service wrote no CPU profile');

@@ -49,7 +49,7 @@ export async function readsFor(pool: pg.Pool, workspaceId: string, contacts: num
   const someId = await nth(Math.floor(contacts / 3));
   const before = await sample(
     pool,
-    "SELECT to_char(last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM conversations WHERE company_id = $1 AND last_message_at IS NOT NULL ORDER BY last_message_at DESC OFFSET $2 LIMIT 1",
+    'SELECT to_char(last_message_at AT TIME ZONE \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\') FROM conversations WHERE company_id = $1 AND last_message_at IS NOT NULL ORDER BY last_message_at DESC OFFSET $2 LIMIT 1',
     [workspaceId, Math.floor(contacts / 2)],
   );
   // Search fragments from one real row: a "last-name number" pair, the middle of a phone number and the start of

@@ -95,7 +95,9 @@ export function writeReport(report: BenchReport, path: string, analysis = ''): v
   for (const scale of report.scales) {
     for (const [name, base] of Object.entries(scale.baseline)) {
       const service = scale.service[name]!;
-      lines.push(`| ${scale.contacts} | ${name} | ${service.requests_per_sec} | ${base.requests_per_sec} | ${ratio(service.requests_per_sec, base.requests_per_sec)} | ${service.p99_ms} | ${base.p99_ms} | ${ratio(service.p99_ms, base.p99_ms)} |`);
+      lines.push(
+        `| ${scale.contacts} | ${name} | ${service.requests_per_sec} | ${base.requests_per_sec} | ${ratio(service.requests_per_sec, base.requests_per_sec)} | ${service.p99_ms} | ${base.p99_ms} | ${ratio(service.p99_ms, base.p99_ms)} |`,
+      );
     }
   }
   lines.push(
@@ -128,17 +130,21 @@ export function writeReport(report: BenchReport, path: string, analysis = ''): v
     lines.push(
       `\`${profile.read}\` at the largest scale, ${profile.requests} requests: ${profile.cpu_ms_per_request} ms of service CPU per request (the process busy ${profile.busy_percent}% of the time; the rest of the two cores is PostgreSQL and the load generator).`,
       '',
-      '| part | share of the service\'s CPU |',
+      "| part | share of the service's CPU |",
       '|---|---|',
       ...profile.shares.filter((share) => share.percent >= 0.5).map((share) => `| ${share.part} | ${share.percent}% |`),
       '',
     );
   }
-  const invalid = loadsOf(report).filter(([, result]) => failed(result)).map(([name]) => name);
+  const invalid = loadsOf(report)
+    .filter(([, result]) => failed(result))
+    .map(([name]) => name);
   lines.push('', '## Targets', '');
-  if (invalid.length > 0) lines.push(`**This run is invalid**: errors or non-2xx answers in ${invalid.join(', ')}; no target is judged.`, '');
+  if (invalid.length > 0)
+    lines.push(`**This run is invalid**: errors or non-2xx answers in ${invalid.join(', ')}; no target is judged.`, '');
   lines.push('| target | measured | verdict |', '|---|---|---|');
-  for (const [target, ok, measured] of targetsOf(report)) lines.push(`| ${target} | ${measured} | ${invalid.length > 0 ? 'not judged' : verdict(ok)} |`);
+  for (const [target, ok, measured] of targetsOf(report))
+    lines.push(`| ${target} | ${measured} | ${invalid.length > 0 ? 'not judged' : verdict(ok)} |`);
   if (analysis) lines.push('', analysis.trim());
   writeFileSync(path, `${lines.join('\n')}\n`);
 }

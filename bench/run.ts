@@ -65,7 +65,13 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
     }
     const integrationId = found.integrations[0]!.id;
     console.log(`workspace ${name}: ${contacts} contacts`);
-    await seedBenchData(db.sql, { workspaceId: found.id, integrationId, contacts, conversations: contacts, messagesPerConversation: settings.messagesPerConversation });
+    await seedBenchData(db.sql, {
+      workspaceId: found.id,
+      integrationId,
+      contacts,
+      conversations: contacts,
+      messagesPerConversation: settings.messagesPerConversation,
+    });
     const { api_key } = await createApiKey(db.prisma, { workspaceId: found.id, name: 'bench', scopes: ALL_KEY_SCOPES });
     return { id: found.id, integrationId, key: api_key };
   }
@@ -79,12 +85,17 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
 }
 
 /** A request to the service, which presents a self-signed certificate. */
-function fetchInsecure(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; json(): Promise<unknown> }> {
+function fetchInsecure(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; json(): Promise<unknown> }> {
   return new Promise((resolve, reject) => {
     const request = httpsRequest(url, { method: init.method, headers: init.headers, rejectUnauthorized: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, json: async () => JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, json: async () => JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+      );
     });
     request.on('error', reject);
     request.end(init.body);
@@ -93,7 +104,13 @@ function fetchInsecure(url: string, init: { method: string; headers: Record<stri
 
 type Measured = { service: Server; workspace: BenchWorkspace };
 
-const load = (server: Server, workspace: BenchWorkspace, path: string, connections = settings.connections, seconds = settings.seconds): Promise<LoadResult> =>
+const load = (
+  server: Server,
+  workspace: BenchWorkspace,
+  path: string,
+  connections = settings.connections,
+  seconds = settings.seconds,
+): Promise<LoadResult> =>
   measure({ url: `${server.url}${path}`, headers: { authorization: `Bearer ${workspace.key}` }, seconds, connections });
 
 const loadGraphql = ({ service, workspace }: Measured, body: string, seconds = settings.seconds): Promise<LoadResult> =>
@@ -115,10 +132,18 @@ async function warmUp(service: Server, baseline: Server, workspace: BenchWorkspa
   }
 }
 
-async function runScale(service: Server, baseline: Server, workspace: BenchWorkspace, contacts: number, pool: pg.Pool): Promise<ScaleResults> {
+async function runScale(
+  service: Server,
+  baseline: Server,
+  workspace: BenchWorkspace,
+  contacts: number,
+  pool: pg.Pool,
+): Promise<ScaleResults> {
   const results: ScaleResults = { contacts, service: {}, baseline: {}, graphql: {}, latency: {} };
   for (const read of await readsFor(pool, workspace.id, contacts)) {
-    console.log(`  ${contacts} · ${read.name}: service REST, GraphQL, one connection${read.baseline ? ', baseline' : ''} (service RSS so far ${service.maxRssMb()} MB)`);
+    console.log(
+      `  ${contacts} · ${read.name}: service REST, GraphQL, one connection${read.baseline ? ', baseline' : ''} (service RSS so far ${service.maxRssMb()} MB)`,
+    );
     results.service[read.name] = await load(service, workspace, read.path);
     results.graphql[read.name] = await loadGraphql({ service, workspace }, read.graphql);
     results.latency[read.name] = await load(service, workspace, read.path, 1, settings.latencySeconds);
@@ -129,7 +154,9 @@ async function runScale(service: Server, baseline: Server, workspace: BenchWorks
 
 /** POST /messages: a template message (allowed outside the 24-hour window) on open conversations, in turn. */
 async function measureSends({ service, workspace }: Measured, pool: pg.Pool): Promise<LoadResult> {
-  const { rows } = await pool.query("SELECT id FROM conversations WHERE company_id = $1 AND status = 'active' ORDER BY id DESC LIMIT 200", [workspace.id]);
+  const { rows } = await pool.query("SELECT id FROM conversations WHERE company_id = $1 AND status = 'active' ORDER BY id DESC LIMIT 200", [
+    workspace.id,
+  ]);
   const requests = rows.map((row: { id: string }) => ({
     body: JSON.stringify({ conversation_id: row.id, template: { name: 'verification_code', language: 'en_US', parameters: ['482913'] } }),
   }));
@@ -199,7 +226,10 @@ async function main() {
   try {
     await warmUp(service, baseline, small, settings.smallContacts, pool);
     service.resetRss();
-    const scales = [await runScale(service, baseline, small, settings.smallContacts, pool), await runScale(service, baseline, large, settings.contacts, pool)];
+    const scales = [
+      await runScale(service, baseline, small, settings.smallContacts, pool),
+      await runScale(service, baseline, large, settings.contacts, pool),
+    ];
     console.log(`  POST /messages (service RSS so far ${service.maxRssMb()} MB)`);
     const sends = await measureSends({ service, workspace: small }, pool);
     const serviceMaxRss = service.maxRssMb();
@@ -208,16 +238,30 @@ async function main() {
     console.log(`  webhook fan-out: ${settings.webhookEvents} events × ${settings.webhookSubscriptions} subscriptions`);
     const webhooks = await runFanOut(env, other);
     const profiles: ProfileResult[] = [];
-    for (const read of (await readsFor(pool, large.id, settings.contacts)).filter((read) => ['contacts_get', 'contacts_list'].includes(read.name))) {
+    for (const read of (await readsFor(pool, large.id, settings.contacts)).filter((read) =>
+      ['contacts_get', 'contacts_list'].includes(read.name),
+    )) {
       console.log(`  CPU profile of the service under ${read.name}`);
       profiles.push(
-        await profileRead({ env, read, key: large.key, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, connections: settings.connections }),
+        await profileRead({
+          env,
+          read,
+          key: large.key,
+          warmupSeconds: settings.warmupSeconds,
+          seconds: settings.seconds,
+          connections: settings.connections,
+        }),
       );
     }
     const report: BenchReport = {
       date: started.toISOString(),
       commit: execSync('git rev-parse --short HEAD').toString().trim(),
-      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        cpus: cpus().length,
+        cpu_model: cpus()[0]?.model ?? 'unknown',
+        memory_gb: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+      },
       settings: {
         seconds: settings.seconds,
         connections: settings.connections,
@@ -244,7 +288,10 @@ async function main() {
 
 /** `npm run bench -- --report`: docs/performance.md again from the newest results, e.g. after editing the analysis. */
 function rewriteReport() {
-  const newest = readdirSync('bench/results').filter((name) => name.endsWith('.json')).sort().at(-1);
+  const newest = readdirSync('bench/results')
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .at(-1);
   if (!newest) throw new Error('no results in bench/results: run npm run bench first');
   const report = JSON.parse(readFileSync(`bench/results/${newest}`, 'utf8')) as BenchReport;
   writeReport(report, 'docs/performance.md', existsSync(ANALYSIS) ? readFileSync(ANALYSIS, 'utf8') : '');

@@ -4,7 +4,13 @@
 import { SingleBar, Presets } from 'cli-progress';
 import type { SqlConnection } from '../db/sql.js';
 
-export type SeedPlan = { workspaceId: string; integrationId: string; contacts: number; conversations: number; messagesPerConversation: number };
+export type SeedPlan = {
+  workspaceId: string;
+  integrationId: string;
+  contacts: number;
+  conversations: number;
+  messagesPerConversation: number;
+};
 
 const CHUNK = 50_000;
 const FIRST = `ARRAY['Ana','Bruno','Chen','Dara','Elif','Femi','Gita','Hugo','Ines','Jonas','Kemal','Lucia','Mateo','Nadia','Omar','Priya','Quinn','Rosa','Sven','Tomas','Uma','Vera','Wen','Yusuf','Zoe']`;

@@ -9,7 +9,14 @@ import pg from 'pg';
 import { loadCertificate } from '../transport/certificate.js';
 import { DELIVERY_ID_HEADER } from '../webhooks/sender.js';
 
-export type FanOutResult = { events: number; subscriptions: number; deliveries: number; seconds: number; deliveries_per_sec: number; duplicates: number };
+export type FanOutResult = {
+  events: number;
+  subscriptions: number;
+  deliveries: number;
+  seconds: number;
+  deliveries_per_sec: number;
+  duplicates: number;
+};
 
 type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: { id?: string } }>;
 
@@ -26,9 +33,13 @@ export async function startReceiver(): Promise<{ port: number; certFile: string;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  return { port: typeof address === 'object' && address ? address.port : 0, certFile: certificate.certFile, received, close: () => server.close() };
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    certFile: certificate.certFile,
+    received,
+    close: () => server.close(),
+  };
 }
-
 
 export async function measureFanOut(options: {
   databaseUrl: string;
@@ -42,7 +53,10 @@ export async function measureFanOut(options: {
   const { api, receiver } = options;
   const created: string[] = [];
   for (let index = 0; index < options.subscriptions; index++) {
-    const answer = await api('POST', '/api/v1/webhooks', { url: `https://127.0.0.1:${receiver.port}/hooks/${index}`, events: ['message.status'] });
+    const answer = await api('POST', '/api/v1/webhooks', {
+      url: `https://127.0.0.1:${receiver.port}/hooks/${index}`,
+      events: ['message.status'],
+    });
     if (answer.status !== 201 || !answer.body.id) throw new Error(`webhook subscription refused: ${JSON.stringify(answer.body)}`);
     created.push(answer.body.id);
   }

@@ -14,7 +14,14 @@
   // Wall-clock arithmetic in the workspace zone with Intl alone: a local date is kept as the UTC instant of
   // its midnight (so Date.UTC arithmetic works on it), and converted to the real instant when asked.
   const clock = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
   });
   const wallClock = (instant) => {
     const part = {};
@@ -47,7 +54,11 @@
   };
 
   async function call(path, init) {
-    const response = await fetch(`${api}${path}`, { ...init, credentials: 'omit', headers: { accept: 'application/json', ...(init && init.headers) } });
+    const response = await fetch(`${api}${path}`, {
+      ...init,
+      credentials: 'omit',
+      headers: { accept: 'application/json', ...(init && init.headers) },
+    });
     let body = null;
     try {
       body = await response.json();
@@ -141,7 +152,11 @@
     if (value('email')) body.email = value('email');
     if (value('notes')) body.notes = value('notes');
     submit.disabled = true;
-    const answer = await call('/appointments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = await call('/appointments', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     submit.disabled = false;
     if (answer.status === 201) {
       const booked = answer.body;

@@ -119,7 +119,10 @@ function toStatusUpdate(report: z.infer<typeof statusReport>): StatusUpdate | nu
     status: report.status as DeliveryStatus,
     reference: report.biz_opaque_callback_data && REFERENCE.test(report.biz_opaque_callback_data) ? report.biz_opaque_callback_data : null,
     error: error
-      ? { code: String(error.code), message: (error.error_data?.details ?? error.message ?? error.title ?? 'Delivery failed').slice(0, 1000) }
+      ? {
+          code: String(error.code),
+          message: (error.error_data?.details ?? error.message ?? error.title ?? 'Delivery failed').slice(0, 1000),
+        }
       : null,
   };
 }
@@ -147,7 +150,10 @@ export function parseCallback(payload: unknown): ParsedCallback {
         if (message.type === 'system') continue;
         const body = bodyOf(message);
         if (body.length > MAX_INBOUND_BODY_LENGTH) return { ok: false, problem: `message ${message.id}: the text is too long` };
-        const profile = contacts.find((contact) => contact.wa_id === message.from)?.profile?.name?.trim().slice(0, 256);
+        const profile = contacts
+          .find((contact) => contact.wa_id === message.from)
+          ?.profile?.name?.trim()
+          .slice(0, 256);
         work.push({
           kind: 'message',
           phoneNumberId,

@@ -33,7 +33,10 @@ async function handshake(services: Services, url: URL, requestId: string): Promi
   const token = url.searchParams.get('hub.verify_token');
   const challenge = url.searchParams.get('hub.challenge');
   if (mode === 'subscribe' && token && challenge && (await isVerifyToken(services, token))) {
-    return new Response(challenge, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } });
+    return new Response(challenge, {
+      status: 200,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+    });
   }
   return errorResponse(403, 'FORBIDDEN', 'Webhook verification failed', { requestId });
 }
@@ -54,7 +57,8 @@ async function receive(services: Services, request: Request, requestId: string, 
     return errorResponse(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`, { requestId });
   }
   const raw = Buffer.from(await request.arrayBuffer());
-  if (raw.length > MAX_BODY_BYTES) return errorResponse(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`, { requestId });
+  if (raw.length > MAX_BODY_BYTES)
+    return errorResponse(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`, { requestId });
 
   let payload: unknown;
   try {
@@ -64,12 +68,18 @@ async function receive(services: Services, request: Request, requestId: string, 
   }
   const parsed = parseCallback(payload);
   if (!parsed.ok) {
-    return errorResponse(400, 'VALIDATION_ERROR', 'Not a WhatsApp Cloud API webhook payload', { requestId, details: { payload: parsed.problem } });
+    return errorResponse(400, 'VALIDATION_ERROR', 'Not a WhatsApp Cloud API webhook payload', {
+      requestId,
+      details: { payload: parsed.problem },
+    });
   }
 
   // Changes for phone numbers not connected here are acknowledged and ignored: there is no secret to check
   // them with and nothing to write, and refusing them would only make the provider retry for days.
-  const integrations = await callbackIntegrations(services, parsed.work.map((work) => work.phoneNumberId));
+  const integrations = await callbackIntegrations(
+    services,
+    parsed.work.map((work) => work.phoneNumberId),
+  );
   const digest = Buffer.from(signature[1]!, 'hex');
   for (const integration of integrations.values()) {
     if (!signedBy(raw, digest, integration.appSecret)) {
@@ -97,7 +107,9 @@ export function useWhatsAppWebhook(services: Services, logger: Logger): Plugin {
       const { requestId } = requestState(request);
       if (request.method === 'GET') return endResponse(await handshake(services, url, requestId));
       if (request.method === 'POST') return endResponse(await receive(services, request, requestId, logger));
-      endResponse(errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here`, { requestId, headers: { allow: 'GET, POST' } }));
+      endResponse(
+        errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here`, { requestId, headers: { allow: 'GET, POST' } }),
+      );
     },
   };
 }

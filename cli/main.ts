@@ -64,35 +64,49 @@ async function run(runtime: Runtime, command: string, options: Options): Promise
   switch (command) {
     case 'workspace create': {
       const created = await createWorkspace({ prisma, secrets }, { name: required(options, 'name'), email: required(options, 'email') });
-      print(json, created, [
-        `Workspace ${created.workspace_id} created.`,
-        `API key (shown once, store it now): ${created.api_key}`,
-        `Sandbox integration ${created.integration_id}: phone_number_id ${created.phone_number_id}`,
-        `Provider webhook app secret: ${created.app_secret}`,
-        `Provider webhook verify token: ${created.verify_token}`,
-      ].join('\n'));
+      print(
+        json,
+        created,
+        [
+          `Workspace ${created.workspace_id} created.`,
+          `API key (shown once, store it now): ${created.api_key}`,
+          `Sandbox integration ${created.integration_id}: phone_number_id ${created.phone_number_id}`,
+          `Provider webhook app secret: ${created.app_secret}`,
+          `Provider webhook verify token: ${created.verify_token}`,
+        ].join('\n'),
+      );
       return;
     }
     case 'integration create': {
-      const created = await createIntegration({ prisma, secrets }, {
-        workspaceId: required(options, 'workspace'),
-        provider: optional(options, 'provider') ?? 'whatsapp',
-        phone_number_id: required(options, 'phone-number-id'),
-        business_account_id: required(options, 'business-account-id'),
-        display_phone_number: optional(options, 'display-phone-number'),
-        access_token: optional(options, 'access-token') ?? requiredEnv('WHATSAPP_ACCESS_TOKEN', 'access-token'),
-        app_secret: optional(options, 'app-secret') ?? requiredEnv('WHATSAPP_APP_SECRET', 'app-secret'),
-        verify_token: optional(options, 'verify-token'),
-      });
-      print(json, created, [
-        `Integration ${created.integration_id} (${created.provider}) connected: phone_number_id ${created.phone_number_id}.`,
-        `Callback URL for the provider: <base_url>${created.webhook_path}`,
-        `Verify token: ${created.verify_token}`,
-      ].join('\n'));
+      const created = await createIntegration(
+        { prisma, secrets },
+        {
+          workspaceId: required(options, 'workspace'),
+          provider: optional(options, 'provider') ?? 'whatsapp',
+          phone_number_id: required(options, 'phone-number-id'),
+          business_account_id: required(options, 'business-account-id'),
+          display_phone_number: optional(options, 'display-phone-number'),
+          access_token: optional(options, 'access-token') ?? requiredEnv('WHATSAPP_ACCESS_TOKEN', 'access-token'),
+          app_secret: optional(options, 'app-secret') ?? requiredEnv('WHATSAPP_APP_SECRET', 'app-secret'),
+          verify_token: optional(options, 'verify-token'),
+        },
+      );
+      print(
+        json,
+        created,
+        [
+          `Integration ${created.integration_id} (${created.provider}) connected: phone_number_id ${created.phone_number_id}.`,
+          `Callback URL for the provider: <base_url>${created.webhook_path}`,
+          `Verify token: ${created.verify_token}`,
+        ].join('\n'),
+      );
       return;
     }
     case 'key create': {
-      const scopes = required(options, 'scopes').split(',').map((scope) => scope.trim()).filter(Boolean);
+      const scopes = required(options, 'scopes')
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean);
       const { api_key, key } = await createApiKey(prisma, {
         workspaceId: required(options, 'workspace'),
         name: typeof options['name'] === 'string' ? options['name'] : undefined,
@@ -103,7 +117,16 @@ async function run(runtime: Runtime, command: string, options: Options): Promise
     }
     case 'key list': {
       const keys = await listApiKeys(prisma, required(options, 'workspace'));
-      print(json, keys, keys.map((key) => `${key.id}  ${key.prefix}…  ${key.scopes.join(',')}  ${key.revoked_at ? 'revoked' : 'active'}  last used ${key.last_used_at?.toISOString() ?? 'never'}`).join('\n') || 'No keys.');
+      print(
+        json,
+        keys,
+        keys
+          .map(
+            (key) =>
+              `${key.id}  ${key.prefix}…  ${key.scopes.join(',')}  ${key.revoked_at ? 'revoked' : 'active'}  last used ${key.last_used_at?.toISOString() ?? 'never'}`,
+          )
+          .join('\n') || 'No keys.',
+      );
       return;
     }
     case 'key revoke': {
@@ -119,7 +142,10 @@ async function run(runtime: Runtime, command: string, options: Options): Promise
     case 'seed': {
       const contacts = Number(options['contacts'] ?? 200);
       if (!Number.isInteger(contacts) || contacts < 0) throw new UsageError('--contacts must be a whole number');
-      const bar = !json && contacts >= 5000 ? new SingleBar({ format: 'seeding [{bar}] {percentage}% {value}/{total} contacts | eta {eta}s' }, Presets.shades_classic) : null;
+      const bar =
+        !json && contacts >= 5000
+          ? new SingleBar({ format: 'seeding [{bar}] {percentage}% {value}/{total} contacts | eta {eta}s' }, Presets.shades_classic)
+          : null;
       bar?.start(contacts, 0);
       const created = await seedDemo({ prisma, secrets }, { contacts, onProgress: (done) => bar?.update(done) });
       bar?.stop();
@@ -171,7 +197,8 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${HELP}\n`);
-    else if (error instanceof DomainError) process.stderr.write(`${error.code}: ${error.message}${error.details ? ` ${JSON.stringify(error.details)}` : ''}\n`);
+    else if (error instanceof DomainError)
+      process.stderr.write(`${error.code}: ${error.message}${error.details ? ` ${JSON.stringify(error.details)}` : ''}\n`);
     else process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);
   },

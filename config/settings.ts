@@ -23,68 +23,74 @@ const durations = z
   .refine((list) => list.split(',').every((item) => DURATION.test(item)), `must be a comma-separated list; each ${DURATION_HINT}`)
   .transform((list) => list.split(',').map(toMilliseconds));
 
-const schema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z.string().url().optional(),
-  DATA_DIR: z.string().default('./.data'),
-  ENCRYPTION_KEY: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)')
-    .optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GRAPHIQL: boolean.optional(),
-  MIGRATE_ON_START: boolean.default(true),
-  WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v22.0'),
-  WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
-  TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
-  // The production edge (README, "Production edge" in docs/api-decisions.md).
-  TLS_CERT_FILE: z.string().min(1).optional(),
-  TLS_KEY_FILE: z.string().min(1).optional(),
-  TRUST_PROXY: boolean.default(false),
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(1000),
-  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
-  REDIS_URL: z.string().url().optional(),
-  REDIS_KEY_PREFIX: z.string().min(1).default('messaging-crm'),
-  MCP_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).default(5),
-  METRICS_HOST: z.string().default('127.0.0.1'),
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  CUSTOMERS_SUNSET: z
-    .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be an ISO 8601 date or date-time' })
-    .transform((value) => new Date(value))
-    .optional(),
-  MCP_ALLOWED_ORIGINS: z
-    .string()
-    .default('')
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
-    .pipe(z.array(z.string().refine(isOrigin, 'must be origins such as https://app.example.com, comma-separated'))),
-  WEBHOOK_WORKERS: boolean.default(true),
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
-  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: z.coerce.number().int().min(1).max(1000).default(4),
-  WEBHOOK_TIMEOUT_MS: milliseconds.default(10_000),
-  WEBHOOK_LEASE_MS: milliseconds.default(30_000),
-  WEBHOOK_RETRY_DELAYS: durations.prefault('10s,1m,5m,30m,1h,2h,4h,8h,8h'),
-  WEBHOOK_DISABLE_AFTER: duration.prefault('24h'),
-  WEBHOOK_POLL_MS: milliseconds.default(1000),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.default(false),
-  WEBHOOK_CA_FILE: z.string().min(1).optional(),
-  CAMPAIGN_WORKERS: boolean.default(true),
-  CAMPAIGN_SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_CAMPAIGN_SEND_RATE).default(60),
-  CAMPAIGN_POLL_MS: milliseconds.default(1000),
-  CAMPAIGN_LEASE_MS: milliseconds.default(60_000),
-  PUBLIC_BASE_URL: z
-    .string()
-    .url()
-    .transform((value) => value.replace(/\/+$/, ''))
-    .optional(),
-})
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default('./.data'),
+    ENCRYPTION_KEY: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    GRAPHIQL: boolean.optional(),
+    MIGRATE_ON_START: boolean.default(true),
+    WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v22.0'),
+    WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
+    TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    // The production edge (README, "Production edge" in docs/api-decisions.md).
+    TLS_CERT_FILE: z.string().min(1).optional(),
+    TLS_KEY_FILE: z.string().min(1).optional(),
+    TRUST_PROXY: boolean.default(false),
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
+    GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
+    GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(1000),
+    API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+    REDIS_URL: z.string().url().optional(),
+    REDIS_KEY_PREFIX: z.string().min(1).default('messaging-crm'),
+    MCP_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).default(5),
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    CUSTOMERS_SUNSET: z
+      .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be an ISO 8601 date or date-time' })
+      .transform((value) => new Date(value))
+      .optional(),
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().refine(isOrigin, 'must be origins such as https://app.example.com, comma-separated'))),
+    WEBHOOK_WORKERS: boolean.default(true),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+    WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: z.coerce.number().int().min(1).max(1000).default(4),
+    WEBHOOK_TIMEOUT_MS: milliseconds.default(10_000),
+    WEBHOOK_LEASE_MS: milliseconds.default(30_000),
+    WEBHOOK_RETRY_DELAYS: durations.prefault('10s,1m,5m,30m,1h,2h,4h,8h,8h'),
+    WEBHOOK_DISABLE_AFTER: duration.prefault('24h'),
+    WEBHOOK_POLL_MS: milliseconds.default(1000),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.default(false),
+    WEBHOOK_CA_FILE: z.string().min(1).optional(),
+    CAMPAIGN_WORKERS: boolean.default(true),
+    CAMPAIGN_SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_CAMPAIGN_SEND_RATE).default(60),
+    CAMPAIGN_POLL_MS: milliseconds.default(1000),
+    CAMPAIGN_LEASE_MS: milliseconds.default(60_000),
+    PUBLIC_BASE_URL: z
+      .string()
+      .url()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+  })
   .refine((settings) => (settings.TLS_CERT_FILE === undefined) === (settings.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither',
     path: ['TLS_CERT_FILE'],

@@ -37,9 +37,10 @@ async function applyPending(sql: SqlConnection, migrations: Migration[]): Promis
   await sql.query('SELECT pg_advisory_lock($1)', [LOCK_ID]);
   try {
     const applied = new Map(
-      (await sql.query<{ name: string; checksum: string }>('SELECT name, checksum FROM "_migrations"')).map(
-        (row) => [row.name, row.checksum],
-      ),
+      (await sql.query<{ name: string; checksum: string }>('SELECT name, checksum FROM "_migrations"')).map((row) => [
+        row.name,
+        row.checksum,
+      ]),
     );
     const done: string[] = [];
     for (const migration of migrations) {

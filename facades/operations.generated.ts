@@ -13,10 +13,7 @@ export type AvailabilityWindowInput = {
 };
 
 /** phone: an E.164 number; wa_id: a messaging-provider user id; email: an email address. */
-export type ContactChannelType =
-  | 'email'
-  | 'phone'
-  | 'wa_id';
+export type ContactChannelType = 'email' | 'phone' | 'wa_id';
 
 /** A contact to create. At least one of name, phone_number, wa_id or email. */
 export type ContactInput = {
@@ -44,46 +41,115 @@ export type TemplateSendInput = {
   parameters?: Array<string> | null | undefined;
 };
 
-export type Weekday =
-  | 'friday'
-  | 'monday'
-  | 'saturday'
-  | 'sunday'
-  | 'thursday'
-  | 'tuesday'
-  | 'wednesday';
+export type Weekday = 'friday' | 'monday' | 'saturday' | 'sunday' | 'thursday' | 'tuesday' | 'wednesday';
 
-type Metrics_AnalyticsTotals_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
+type Metrics_AnalyticsTotals_Fragment = {
+  conversations_active: number;
+  conversations_opened: number;
+  conversations_closed: number;
+  messages_inbound: number;
+  messages_outbound: number;
+  messages_delivered: number;
+  messages_read: number;
+  messages_failed: number;
+  delivery_rate: number | null;
+  read_rate: number | null;
+  conversations_with_inbound: number;
+  first_responses: number;
+  first_response_avg_seconds: number | null;
+  first_response_median_seconds: number | null;
+  resolution_avg_seconds: number | null;
+  resolution_median_seconds: number | null;
+};
 
-type Metrics_AssigneeAnalytics_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
+type Metrics_AssigneeAnalytics_Fragment = {
+  conversations_active: number;
+  conversations_opened: number;
+  conversations_closed: number;
+  messages_inbound: number;
+  messages_outbound: number;
+  messages_delivered: number;
+  messages_read: number;
+  messages_failed: number;
+  delivery_rate: number | null;
+  read_rate: number | null;
+  conversations_with_inbound: number;
+  first_responses: number;
+  first_response_avg_seconds: number | null;
+  first_response_median_seconds: number | null;
+  resolution_avg_seconds: number | null;
+  resolution_median_seconds: number | null;
+};
 
-export type MetricsFragment =
-  | Metrics_AnalyticsTotals_Fragment
-  | Metrics_AssigneeAnalytics_Fragment
-;
+export type MetricsFragment = Metrics_AnalyticsTotals_Fragment | Metrics_AssigneeAnalytics_Fragment;
 
 export type AnalyticsSummaryQueryVariables = Exact<{
   from: string;
   to: string;
 }>;
 
-
-export type AnalyticsSummaryQuery = { analyticsSummary: { from: string, to: string, totals: { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null }, conversations_by_status: Array<{ status: string, count: number }>, messages_by_status: Array<{ direction: string, status: string, count: number }>, assignees: Array<{ assignee_user_id: string | null, assignee_name: string | null, assignee_email: string | null, conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null }> } };
+export type AnalyticsSummaryQuery = {
+  analyticsSummary: {
+    from: string;
+    to: string;
+    totals: {
+      conversations_active: number;
+      conversations_opened: number;
+      conversations_closed: number;
+      messages_inbound: number;
+      messages_outbound: number;
+      messages_delivered: number;
+      messages_read: number;
+      messages_failed: number;
+      delivery_rate: number | null;
+      read_rate: number | null;
+      conversations_with_inbound: number;
+      first_responses: number;
+      first_response_avg_seconds: number | null;
+      first_response_median_seconds: number | null;
+      resolution_avg_seconds: number | null;
+      resolution_median_seconds: number | null;
+    };
+    conversations_by_status: Array<{ status: string; count: number }>;
+    messages_by_status: Array<{ direction: string; status: string; count: number }>;
+    assignees: Array<{
+      assignee_user_id: string | null;
+      assignee_name: string | null;
+      assignee_email: string | null;
+      conversations_active: number;
+      conversations_opened: number;
+      conversations_closed: number;
+      messages_inbound: number;
+      messages_outbound: number;
+      messages_delivered: number;
+      messages_read: number;
+      messages_failed: number;
+      delivery_rate: number | null;
+      read_rate: number | null;
+      conversations_with_inbound: number;
+      first_responses: number;
+      first_response_avg_seconds: number | null;
+      first_response_median_seconds: number | null;
+      resolution_avg_seconds: number | null;
+      resolution_median_seconds: number | null;
+    }>;
+  };
+};
 
 export type AnalyticsExportQueryVariables = Exact<{
   from: string;
   to: string;
 }>;
 
-
-export type AnalyticsExportQuery = { analyticsExport: { filename: string, content_type: string, content: string } };
+export type AnalyticsExportQuery = { analyticsExport: { filename: string; content_type: string; content: string } };
 
 export type BookingPageGetQueryVariables = Exact<{
   public_id: string;
 }>;
 
-
-export type BookingPageGetQuery = { bookingPage: { name: string, time_zone: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } };
+export type BookingPageGetQuery = {
+  bookingPage: { name: string; time_zone: string; appointment_types: Array<{ id: string; name: string; duration_minutes: number }> };
+};
 
 export type BookingPageSlotsQueryVariables = Exact<{
   public_id: string;
@@ -92,8 +158,13 @@ export type BookingPageSlotsQueryVariables = Exact<{
   to: string;
 }>;
 
-
-export type BookingPageSlotsQuery = { bookingPageSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } };
+export type BookingPageSlotsQuery = {
+  bookingPageSlots: {
+    appointment_type_id: string;
+    time_zone: string;
+    slots: Array<{ start_at: string; end_at: string; local_start: string; local_end: string }>;
+  };
+};
 
 export type BookingPageBookMutationVariables = Exact<{
   public_id: string;
@@ -105,12 +176,60 @@ export type BookingPageBookMutationVariables = Exact<{
   notes?: string | null | undefined;
 }>;
 
+export type BookingPageBookMutation = {
+  bookingPageBook: {
+    appointment_id: string;
+    appointment_type_name: string;
+    start_at: string;
+    end_at: string;
+    local_start: string;
+    local_end: string;
+    time_zone: string;
+  };
+};
 
-export type BookingPageBookMutation = { bookingPageBook: { appointment_id: string, appointment_type_name: string, start_at: string, end_at: string, local_start: string, local_end: string, time_zone: string } };
+export type CampaignProgressFieldsFragment = {
+  total: number;
+  pending: number;
+  sending: number;
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  skipped: number;
+  cancelled: number;
+};
 
-export type CampaignProgressFieldsFragment = { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number };
-
-export type CampaignFieldsFragment = { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } };
+export type CampaignFieldsFragment = {
+  id: string;
+  name: string;
+  status: string;
+  integration_id: string | null;
+  audience_tag_id: string | null;
+  audience_contact_ids: Array<string>;
+  send_rate_per_minute: number | null;
+  scheduled_at: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  cancelled_at: string | null;
+  next_send_at: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  template: { name: string; language: string; parameters: Array<string> };
+  progress: {
+    total: number;
+    pending: number;
+    sending: number;
+    sent: number;
+    delivered: number;
+    read: number;
+    failed: number;
+    skipped: number;
+    cancelled: number;
+  };
+};
 
 export type CampaignsListQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -118,15 +237,74 @@ export type CampaignsListQueryVariables = Exact<{
   cursor?: string | null | undefined;
 }>;
 
-
-export type CampaignsListQuery = { campaigns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, status: string, audience_tag_id: string | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, error_code: string | null, created_at: string, updated_at: string, template: { name: string, language: string }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } }> } };
+export type CampaignsListQuery = {
+  campaigns: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      name: string;
+      status: string;
+      audience_tag_id: string | null;
+      scheduled_at: string | null;
+      started_at: string | null;
+      completed_at: string | null;
+      cancelled_at: string | null;
+      error_code: string | null;
+      created_at: string;
+      updated_at: string;
+      template: { name: string; language: string };
+      progress: {
+        total: number;
+        pending: number;
+        sending: number;
+        sent: number;
+        delivered: number;
+        read: number;
+        failed: number;
+        skipped: number;
+        cancelled: number;
+      };
+    }>;
+  };
+};
 
 export type CampaignGetQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type CampaignGetQuery = { campaign: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignGetQuery = {
+  campaign: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
 export type CampaignRecipientsListQueryVariables = Exact<{
   campaign_id: string;
@@ -135,15 +313,35 @@ export type CampaignRecipientsListQueryVariables = Exact<{
   cursor?: string | null | undefined;
 }>;
 
-
-export type CampaignRecipientsListQuery = { campaignRecipients: { next_cursor: string | null, has_more: boolean, data: Array<{ campaign_id: string, contact_id: string, contact_name: string | null, phone_number: string | null, wa_id: string | null, status: string, message_id: string | null, error_code: string | null, error_message: string | null, sent_at: string | null, delivered_at: string | null, read_at: string | null, failed_at: string | null, created_at: string, updated_at: string }> } };
+export type CampaignRecipientsListQuery = {
+  campaignRecipients: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      campaign_id: string;
+      contact_id: string;
+      contact_name: string | null;
+      phone_number: string | null;
+      wa_id: string | null;
+      status: string;
+      message_id: string | null;
+      error_code: string | null;
+      error_message: string | null;
+      sent_at: string | null;
+      delivered_at: string | null;
+      read_at: string | null;
+      failed_at: string | null;
+      created_at: string;
+      updated_at: string;
+    }>;
+  };
+};
 
 export type CampaignExportQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type CampaignExportQuery = { campaignExport: { filename: string, content_type: string, content: string } };
+export type CampaignExportQuery = { campaignExport: { filename: string; content_type: string; content: string } };
 
 export type CampaignCreateMutationVariables = Exact<{
   name: string;
@@ -154,8 +352,38 @@ export type CampaignCreateMutationVariables = Exact<{
   send_rate_per_minute?: number | null | undefined;
 }>;
 
-
-export type CampaignCreateMutation = { campaignCreate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignCreateMutation = {
+  campaignCreate: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
 export type CampaignUpdateMutationVariables = Exact<{
   id: string;
@@ -167,57 +395,303 @@ export type CampaignUpdateMutationVariables = Exact<{
   send_rate_per_minute?: number | null | undefined;
 }>;
 
-
-export type CampaignUpdateMutation = { campaignUpdate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignUpdateMutation = {
+  campaignUpdate: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
 export type CampaignDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type CampaignDeleteMutation = { campaignDelete: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignDeleteMutation = {
+  campaignDelete: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
 export type CampaignScheduleMutationVariables = Exact<{
   id: string;
   scheduled_at: string;
 }>;
 
-
-export type CampaignScheduleMutation = { campaignSchedule: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignScheduleMutation = {
+  campaignSchedule: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
 export type CampaignStartMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type CampaignStartMutation = { campaignStart: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignStartMutation = {
+  campaignStart: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
 export type CampaignPauseMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type CampaignPauseMutation = { campaignPause: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignPauseMutation = {
+  campaignPause: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
 export type CampaignResumeMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type CampaignResumeMutation = { campaignResume: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignResumeMutation = {
+  campaignResume: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
 export type CampaignCancelMutationVariables = Exact<{
   id: string;
 }>;
 
+export type CampaignCancelMutation = {
+  campaignCancel: {
+    id: string;
+    name: string;
+    status: string;
+    integration_id: string | null;
+    audience_tag_id: string | null;
+    audience_contact_ids: Array<string>;
+    send_rate_per_minute: number | null;
+    scheduled_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    cancelled_at: string | null;
+    next_send_at: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    created_at: string;
+    updated_at: string;
+    template: { name: string; language: string; parameters: Array<string> };
+    progress: {
+      total: number;
+      pending: number;
+      sending: number;
+      sent: number;
+      delivered: number;
+      read: number;
+      failed: number;
+      skipped: number;
+      cancelled: number;
+    };
+  };
+};
 
-export type CampaignCancelMutation = { campaignCancel: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CustomerFieldsFragment = {
+  id: string;
+  company_id: string | null;
+  phone_number: string | null;
+  wa_id: string | null;
+  email: string | null;
+  name: string | null;
+  image_url: string | null;
+  metadata: unknown;
+  created_at: string | null;
+  updated_at: string | null;
+};
 
-export type CustomerFieldsFragment = { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null };
+export type CustomerDetailFieldsFragment = {
+  id: string;
+  company_id: string | null;
+  phone_number: string | null;
+  wa_id: string | null;
+  email: string | null;
+  name: string | null;
+  image_url: string | null;
+  metadata: unknown;
+  created_at: string | null;
+  updated_at: string | null;
+  profile_name: string | null;
+  notes: string | null;
+  tags: Array<string> | null;
+  last_message_at: string | null;
+  conversation_count: number;
+};
 
-export type CustomerDetailFieldsFragment = { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null, profile_name: string | null, notes: string | null, tags: Array<string> | null, last_message_at: string | null, conversation_count: number };
-
-export type ContactChannelFieldsFragment = { id: string, customer_id: string, type: ContactChannelType, value: string, provider: string, is_primary: boolean, created_at: string, updated_at: string };
+export type ContactChannelFieldsFragment = {
+  id: string;
+  customer_id: string;
+  type: ContactChannelType;
+  value: string;
+  provider: string;
+  is_primary: boolean;
+  created_at: string;
+  updated_at: string;
+};
 
 export type ContactsQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -226,8 +700,24 @@ export type ContactsQueryVariables = Exact<{
   tag_id?: string | null | undefined;
 }>;
 
-
-export type ContactsQuery = { contacts: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null }> } };
+export type ContactsQuery = {
+  contacts: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      company_id: string | null;
+      phone_number: string | null;
+      wa_id: string | null;
+      email: string | null;
+      name: string | null;
+      image_url: string | null;
+      metadata: unknown;
+      created_at: string | null;
+      updated_at: string | null;
+    }>;
+  };
+};
 
 export type ContactSearchQueryVariables = Exact<{
   q: string;
@@ -235,15 +725,48 @@ export type ContactSearchQueryVariables = Exact<{
   cursor?: string | null | undefined;
 }>;
 
-
-export type ContactSearchQuery = { contactSearch: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null }> } };
+export type ContactSearchQuery = {
+  contactSearch: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      company_id: string | null;
+      phone_number: string | null;
+      wa_id: string | null;
+      email: string | null;
+      name: string | null;
+      image_url: string | null;
+      metadata: unknown;
+      created_at: string | null;
+      updated_at: string | null;
+    }>;
+  };
+};
 
 export type ContactQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type ContactQuery = { contact: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null, profile_name: string | null, notes: string | null, tags: Array<string> | null, last_message_at: string | null, conversation_count: number } };
+export type ContactQuery = {
+  contact: {
+    id: string;
+    company_id: string | null;
+    phone_number: string | null;
+    wa_id: string | null;
+    email: string | null;
+    name: string | null;
+    image_url: string | null;
+    metadata: unknown;
+    created_at: string | null;
+    updated_at: string | null;
+    profile_name: string | null;
+    notes: string | null;
+    tags: Array<string> | null;
+    last_message_at: string | null;
+    conversation_count: number;
+  };
+};
 
 export type ContactCreateMutationVariables = Exact<{
   name?: string | null | undefined;
@@ -256,8 +779,25 @@ export type ContactCreateMutationVariables = Exact<{
   notes?: string | null | undefined;
 }>;
 
-
-export type ContactCreateMutation = { contactCreate: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null, profile_name: string | null, notes: string | null, tags: Array<string> | null, last_message_at: string | null, conversation_count: number } };
+export type ContactCreateMutation = {
+  contactCreate: {
+    id: string;
+    company_id: string | null;
+    phone_number: string | null;
+    wa_id: string | null;
+    email: string | null;
+    name: string | null;
+    image_url: string | null;
+    metadata: unknown;
+    created_at: string | null;
+    updated_at: string | null;
+    profile_name: string | null;
+    notes: string | null;
+    tags: Array<string> | null;
+    last_message_at: string | null;
+    conversation_count: number;
+  };
+};
 
 export type ContactUpdateMutationVariables = Exact<{
   id: string;
@@ -271,29 +811,85 @@ export type ContactUpdateMutationVariables = Exact<{
   notes?: string | null | undefined;
 }>;
 
-
-export type ContactUpdateMutation = { contactUpdate: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null, profile_name: string | null, notes: string | null, tags: Array<string> | null, last_message_at: string | null, conversation_count: number } };
+export type ContactUpdateMutation = {
+  contactUpdate: {
+    id: string;
+    company_id: string | null;
+    phone_number: string | null;
+    wa_id: string | null;
+    email: string | null;
+    name: string | null;
+    image_url: string | null;
+    metadata: unknown;
+    created_at: string | null;
+    updated_at: string | null;
+    profile_name: string | null;
+    notes: string | null;
+    tags: Array<string> | null;
+    last_message_at: string | null;
+    conversation_count: number;
+  };
+};
 
 export type ContactDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type ContactDeleteMutation = { contactDelete: { id: string, deleted: boolean, deleted_conversations: number, deleted_messages: number } };
+export type ContactDeleteMutation = {
+  contactDelete: { id: string; deleted: boolean; deleted_conversations: number; deleted_messages: number };
+};
 
 export type ContactsBulkImportMutationVariables = Exact<{
   contacts: Array<ContactInput> | ContactInput;
 }>;
 
-
-export type ContactsBulkImportMutation = { contactsBulkImport: { created: number, failed: number, results: Array<{ index: number, status: string, contact: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null, profile_name: string | null, notes: string | null, tags: Array<string> | null, last_message_at: string | null, conversation_count: number } | null, error: { code: string, message: string, details: unknown } | null }> } };
+export type ContactsBulkImportMutation = {
+  contactsBulkImport: {
+    created: number;
+    failed: number;
+    results: Array<{
+      index: number;
+      status: string;
+      contact: {
+        id: string;
+        company_id: string | null;
+        phone_number: string | null;
+        wa_id: string | null;
+        email: string | null;
+        name: string | null;
+        image_url: string | null;
+        metadata: unknown;
+        created_at: string | null;
+        updated_at: string | null;
+        profile_name: string | null;
+        notes: string | null;
+        tags: Array<string> | null;
+        last_message_at: string | null;
+        conversation_count: number;
+      } | null;
+      error: { code: string; message: string; details: unknown } | null;
+    }>;
+  };
+};
 
 export type ContactChannelsQueryVariables = Exact<{
   customer_id: string;
 }>;
 
-
-export type ContactChannelsQuery = { contactChannels: { channels: Array<{ id: string, customer_id: string, type: ContactChannelType, value: string, provider: string, is_primary: boolean, created_at: string, updated_at: string }> } };
+export type ContactChannelsQuery = {
+  contactChannels: {
+    channels: Array<{
+      id: string;
+      customer_id: string;
+      type: ContactChannelType;
+      value: string;
+      provider: string;
+      is_primary: boolean;
+      created_at: string;
+      updated_at: string;
+    }>;
+  };
+};
 
 export type ContactChannelAddMutationVariables = Exact<{
   customer_id: string;
@@ -303,21 +899,65 @@ export type ContactChannelAddMutationVariables = Exact<{
   is_primary?: boolean | null | undefined;
 }>;
 
-
-export type ContactChannelAddMutation = { contactChannelAdd: { id: string, customer_id: string, type: ContactChannelType, value: string, provider: string, is_primary: boolean, created_at: string, updated_at: string } };
+export type ContactChannelAddMutation = {
+  contactChannelAdd: {
+    id: string;
+    customer_id: string;
+    type: ContactChannelType;
+    value: string;
+    provider: string;
+    is_primary: boolean;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type ContactChannelRemoveMutationVariables = Exact<{
   id: string;
 }>;
 
+export type ContactChannelRemoveMutation = { contactChannelRemove: { id: string; deleted: boolean } };
 
-export type ContactChannelRemoveMutation = { contactChannelRemove: { id: string, deleted: boolean } };
+export type ConversationFieldsFragment = {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  agent_id: string | null;
+  integration_id: string | null;
+  session_id: string | null;
+  provider: string;
+  status: string;
+  service_enabled: boolean;
+  assigned_user_id: string | null;
+  details: unknown;
+  last_message_at: string | null;
+  external_conversation_id: string | null;
+  created_at: string;
+  updated_at: string;
+  customer: {
+    id: string;
+    company_id: string | null;
+    phone_number: string | null;
+    wa_id: string | null;
+    email: string | null;
+    name: string | null;
+    image_url: string | null;
+    metadata: unknown;
+    created_at: string | null;
+    updated_at: string | null;
+  };
+};
 
-export type ConversationFieldsFragment = { id: string, company_id: string, customer_id: string, agent_id: string | null, integration_id: string | null, session_id: string | null, provider: string, status: string, service_enabled: boolean, assigned_user_id: string | null, details: unknown, last_message_at: string | null, external_conversation_id: string | null, created_at: string, updated_at: string, customer: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null } };
+export type NoteFieldsFragment = {
+  id: string;
+  conversation_id: string;
+  author_user_id: string | null;
+  body: string;
+  created_at: string;
+  updated_at: string;
+};
 
-export type NoteFieldsFragment = { id: string, conversation_id: string, author_user_id: string | null, body: string, created_at: string, updated_at: string };
-
-export type SummaryFieldsFragment = { id: string, conversation_id: string, body: string, created_at: string, updated_at: string };
+export type SummaryFieldsFragment = { id: string; conversation_id: string; body: string; created_at: string; updated_at: string };
 
 export type ConversationsQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -326,8 +966,41 @@ export type ConversationsQueryVariables = Exact<{
   assigned_user_id?: string | null | undefined;
 }>;
 
-
-export type ConversationsQuery = { conversations: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, company_id: string, customer_id: string, agent_id: string | null, integration_id: string | null, session_id: string | null, provider: string, status: string, service_enabled: boolean, assigned_user_id: string | null, details: unknown, last_message_at: string | null, external_conversation_id: string | null, created_at: string, updated_at: string, customer: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null } }> } };
+export type ConversationsQuery = {
+  conversations: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      company_id: string;
+      customer_id: string;
+      agent_id: string | null;
+      integration_id: string | null;
+      session_id: string | null;
+      provider: string;
+      status: string;
+      service_enabled: boolean;
+      assigned_user_id: string | null;
+      details: unknown;
+      last_message_at: string | null;
+      external_conversation_id: string | null;
+      created_at: string;
+      updated_at: string;
+      customer: {
+        id: string;
+        company_id: string | null;
+        phone_number: string | null;
+        wa_id: string | null;
+        email: string | null;
+        name: string | null;
+        image_url: string | null;
+        metadata: unknown;
+        created_at: string | null;
+        updated_at: string | null;
+      };
+    }>;
+  };
+};
 
 export type ConversationSearchQueryVariables = Exact<{
   q: string;
@@ -335,15 +1008,77 @@ export type ConversationSearchQueryVariables = Exact<{
   before?: string | null | undefined;
 }>;
 
-
-export type ConversationSearchQuery = { conversationSearch: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, company_id: string, customer_id: string, agent_id: string | null, integration_id: string | null, session_id: string | null, provider: string, status: string, service_enabled: boolean, assigned_user_id: string | null, details: unknown, last_message_at: string | null, external_conversation_id: string | null, created_at: string, updated_at: string, customer: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null } }> } };
+export type ConversationSearchQuery = {
+  conversationSearch: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      company_id: string;
+      customer_id: string;
+      agent_id: string | null;
+      integration_id: string | null;
+      session_id: string | null;
+      provider: string;
+      status: string;
+      service_enabled: boolean;
+      assigned_user_id: string | null;
+      details: unknown;
+      last_message_at: string | null;
+      external_conversation_id: string | null;
+      created_at: string;
+      updated_at: string;
+      customer: {
+        id: string;
+        company_id: string | null;
+        phone_number: string | null;
+        wa_id: string | null;
+        email: string | null;
+        name: string | null;
+        image_url: string | null;
+        metadata: unknown;
+        created_at: string | null;
+        updated_at: string | null;
+      };
+    }>;
+  };
+};
 
 export type ConversationQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type ConversationQuery = { conversation: { id: string, company_id: string, customer_id: string, agent_id: string | null, integration_id: string | null, session_id: string | null, provider: string, status: string, service_enabled: boolean, assigned_user_id: string | null, details: unknown, last_message_at: string | null, external_conversation_id: string | null, created_at: string, updated_at: string, customer: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null } } };
+export type ConversationQuery = {
+  conversation: {
+    id: string;
+    company_id: string;
+    customer_id: string;
+    agent_id: string | null;
+    integration_id: string | null;
+    session_id: string | null;
+    provider: string;
+    status: string;
+    service_enabled: boolean;
+    assigned_user_id: string | null;
+    details: unknown;
+    last_message_at: string | null;
+    external_conversation_id: string | null;
+    created_at: string;
+    updated_at: string;
+    customer: {
+      id: string;
+      company_id: string | null;
+      phone_number: string | null;
+      wa_id: string | null;
+      email: string | null;
+      name: string | null;
+      image_url: string | null;
+      metadata: unknown;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+};
 
 export type ConversationUpdateMutationVariables = Exact<{
   id: string;
@@ -352,22 +1087,109 @@ export type ConversationUpdateMutationVariables = Exact<{
   details?: unknown;
 }>;
 
-
-export type ConversationUpdateMutation = { conversationUpdate: { id: string, company_id: string, customer_id: string, agent_id: string | null, integration_id: string | null, session_id: string | null, provider: string, status: string, service_enabled: boolean, assigned_user_id: string | null, details: unknown, last_message_at: string | null, external_conversation_id: string | null, created_at: string, updated_at: string, customer: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null } } };
+export type ConversationUpdateMutation = {
+  conversationUpdate: {
+    id: string;
+    company_id: string;
+    customer_id: string;
+    agent_id: string | null;
+    integration_id: string | null;
+    session_id: string | null;
+    provider: string;
+    status: string;
+    service_enabled: boolean;
+    assigned_user_id: string | null;
+    details: unknown;
+    last_message_at: string | null;
+    external_conversation_id: string | null;
+    created_at: string;
+    updated_at: string;
+    customer: {
+      id: string;
+      company_id: string | null;
+      phone_number: string | null;
+      wa_id: string | null;
+      email: string | null;
+      name: string | null;
+      image_url: string | null;
+      metadata: unknown;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+};
 
 export type ConversationCloseMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type ConversationCloseMutation = { conversationClose: { id: string, company_id: string, customer_id: string, agent_id: string | null, integration_id: string | null, session_id: string | null, provider: string, status: string, service_enabled: boolean, assigned_user_id: string | null, details: unknown, last_message_at: string | null, external_conversation_id: string | null, created_at: string, updated_at: string, customer: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null } } };
+export type ConversationCloseMutation = {
+  conversationClose: {
+    id: string;
+    company_id: string;
+    customer_id: string;
+    agent_id: string | null;
+    integration_id: string | null;
+    session_id: string | null;
+    provider: string;
+    status: string;
+    service_enabled: boolean;
+    assigned_user_id: string | null;
+    details: unknown;
+    last_message_at: string | null;
+    external_conversation_id: string | null;
+    created_at: string;
+    updated_at: string;
+    customer: {
+      id: string;
+      company_id: string | null;
+      phone_number: string | null;
+      wa_id: string | null;
+      email: string | null;
+      name: string | null;
+      image_url: string | null;
+      metadata: unknown;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+};
 
 export type ConversationReopenMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type ConversationReopenMutation = { conversationReopen: { id: string, company_id: string, customer_id: string, agent_id: string | null, integration_id: string | null, session_id: string | null, provider: string, status: string, service_enabled: boolean, assigned_user_id: string | null, details: unknown, last_message_at: string | null, external_conversation_id: string | null, created_at: string, updated_at: string, customer: { id: string, company_id: string | null, phone_number: string | null, wa_id: string | null, email: string | null, name: string | null, image_url: string | null, metadata: unknown, created_at: string | null, updated_at: string | null } } };
+export type ConversationReopenMutation = {
+  conversationReopen: {
+    id: string;
+    company_id: string;
+    customer_id: string;
+    agent_id: string | null;
+    integration_id: string | null;
+    session_id: string | null;
+    provider: string;
+    status: string;
+    service_enabled: boolean;
+    assigned_user_id: string | null;
+    details: unknown;
+    last_message_at: string | null;
+    external_conversation_id: string | null;
+    created_at: string;
+    updated_at: string;
+    customer: {
+      id: string;
+      company_id: string | null;
+      phone_number: string | null;
+      wa_id: string | null;
+      email: string | null;
+      name: string | null;
+      image_url: string | null;
+      metadata: unknown;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+};
 
 export type ConversationNotesQueryVariables = Exact<{
   conversation_id: string;
@@ -375,31 +1197,58 @@ export type ConversationNotesQueryVariables = Exact<{
   cursor?: string | null | undefined;
 }>;
 
-
-export type ConversationNotesQuery = { conversationNotes: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, author_user_id: string | null, body: string, created_at: string, updated_at: string }> } };
+export type ConversationNotesQuery = {
+  conversationNotes: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      conversation_id: string;
+      author_user_id: string | null;
+      body: string;
+      created_at: string;
+      updated_at: string;
+    }>;
+  };
+};
 
 export type ConversationNoteCreateMutationVariables = Exact<{
   conversation_id: string;
   body: string;
 }>;
 
-
-export type ConversationNoteCreateMutation = { conversationNoteCreate: { id: string, conversation_id: string, author_user_id: string | null, body: string, created_at: string, updated_at: string } };
+export type ConversationNoteCreateMutation = {
+  conversationNoteCreate: {
+    id: string;
+    conversation_id: string;
+    author_user_id: string | null;
+    body: string;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type ConversationNoteUpdateMutationVariables = Exact<{
   id: string;
   body: string;
 }>;
 
-
-export type ConversationNoteUpdateMutation = { conversationNoteUpdate: { id: string, conversation_id: string, author_user_id: string | null, body: string, created_at: string, updated_at: string } };
+export type ConversationNoteUpdateMutation = {
+  conversationNoteUpdate: {
+    id: string;
+    conversation_id: string;
+    author_user_id: string | null;
+    body: string;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type ConversationNoteDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type ConversationNoteDeleteMutation = { conversationNoteDelete: { id: string, deleted: boolean } };
+export type ConversationNoteDeleteMutation = { conversationNoteDelete: { id: string; deleted: boolean } };
 
 export type ConversationSummariesQueryVariables = Exact<{
   conversation_id: string;
@@ -407,64 +1256,115 @@ export type ConversationSummariesQueryVariables = Exact<{
   cursor?: string | null | undefined;
 }>;
 
-
-export type ConversationSummariesQuery = { conversationSummaries: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, body: string, created_at: string, updated_at: string }> } };
+export type ConversationSummariesQuery = {
+  conversationSummaries: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{ id: string; conversation_id: string; body: string; created_at: string; updated_at: string }>;
+  };
+};
 
 export type ConversationSummaryCreateMutationVariables = Exact<{
   conversation_id: string;
   body: string;
 }>;
 
-
-export type ConversationSummaryCreateMutation = { conversationSummaryCreate: { id: string, conversation_id: string, body: string, created_at: string, updated_at: string } };
+export type ConversationSummaryCreateMutation = {
+  conversationSummaryCreate: { id: string; conversation_id: string; body: string; created_at: string; updated_at: string };
+};
 
 export type ConversationSummaryUpdateMutationVariables = Exact<{
   id: string;
   body: string;
 }>;
 
-
-export type ConversationSummaryUpdateMutation = { conversationSummaryUpdate: { id: string, conversation_id: string, body: string, created_at: string, updated_at: string } };
+export type ConversationSummaryUpdateMutation = {
+  conversationSummaryUpdate: { id: string; conversation_id: string; body: string; created_at: string; updated_at: string };
+};
 
 export type ConversationSummaryDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
+export type ConversationSummaryDeleteMutation = { conversationSummaryDelete: { id: string; deleted: boolean } };
 
-export type ConversationSummaryDeleteMutation = { conversationSummaryDelete: { id: string, deleted: boolean } };
-
-export type KnowledgeDocumentFieldsFragment = { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string };
+export type KnowledgeDocumentFieldsFragment = {
+  id: string;
+  title: string;
+  content: string;
+  source_filename: string | null;
+  source_content_type: string | null;
+  created_at: string;
+  updated_at: string;
+};
 
 export type KnowledgeDocumentsListQueryVariables = Exact<{
   limit?: number | null | undefined;
   cursor?: string | null | undefined;
 }>;
 
-
-export type KnowledgeDocumentsListQuery = { knowledgeDocuments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, title: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string }> } };
+export type KnowledgeDocumentsListQuery = {
+  knowledgeDocuments: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      title: string;
+      source_filename: string | null;
+      source_content_type: string | null;
+      created_at: string;
+      updated_at: string;
+    }>;
+  };
+};
 
 export type KnowledgeDocumentGetQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type KnowledgeDocumentGetQuery = { knowledgeDocument: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+export type KnowledgeDocumentGetQuery = {
+  knowledgeDocument: {
+    id: string;
+    title: string;
+    content: string;
+    source_filename: string | null;
+    source_content_type: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type KnowledgeSearchQueryVariables = Exact<{
   q: string;
   limit?: number | null | undefined;
 }>;
 
-
-export type KnowledgeSearchQuery = { knowledgeSearch: { results: Array<{ rank: number, snippet: string, document: { id: string, title: string, source_filename: string | null, updated_at: string } }> } };
+export type KnowledgeSearchQuery = {
+  knowledgeSearch: {
+    results: Array<{
+      rank: number;
+      snippet: string;
+      document: { id: string; title: string; source_filename: string | null; updated_at: string };
+    }>;
+  };
+};
 
 export type KnowledgeDocumentCreateMutationVariables = Exact<{
   title: string;
   content: string;
 }>;
 
-
-export type KnowledgeDocumentCreateMutation = { knowledgeDocumentCreate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+export type KnowledgeDocumentCreateMutation = {
+  knowledgeDocumentCreate: {
+    id: string;
+    title: string;
+    content: string;
+    source_filename: string | null;
+    source_content_type: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type KnowledgeDocumentUploadMutationVariables = Exact<{
   content_base64: string;
@@ -473,8 +1373,17 @@ export type KnowledgeDocumentUploadMutationVariables = Exact<{
   title?: string | null | undefined;
 }>;
 
-
-export type KnowledgeDocumentUploadMutation = { knowledgeDocumentUpload: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+export type KnowledgeDocumentUploadMutation = {
+  knowledgeDocumentUpload: {
+    id: string;
+    title: string;
+    content: string;
+    source_filename: string | null;
+    source_content_type: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type KnowledgeDocumentUpdateMutationVariables = Exact<{
   id: string;
@@ -482,15 +1391,23 @@ export type KnowledgeDocumentUpdateMutationVariables = Exact<{
   content?: string | null | undefined;
 }>;
 
-
-export type KnowledgeDocumentUpdateMutation = { knowledgeDocumentUpdate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+export type KnowledgeDocumentUpdateMutation = {
+  knowledgeDocumentUpdate: {
+    id: string;
+    title: string;
+    content: string;
+    source_filename: string | null;
+    source_content_type: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type KnowledgeDocumentDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string, title: string } };
+export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string; title: string } };
 
 export type MessageSendMutationVariables = Exact<{
   conversation_id: string;
@@ -498,53 +1415,136 @@ export type MessageSendMutationVariables = Exact<{
   template?: TemplateSendInput | null | undefined;
 }>;
 
-
-export type MessageSendMutation = { messageSend: { message: { id: string, conversation_id: string, body: string, direction: string, status: string, created_at: string } } };
+export type MessageSendMutation = {
+  messageSend: { message: { id: string; conversation_id: string; body: string; direction: string; status: string; created_at: string } };
+};
 
 export type TemplatesQueryVariables = Exact<{
   provider?: string | null | undefined;
   status?: string | null | undefined;
 }>;
 
+export type TemplatesQuery = {
+  templates: {
+    total: number;
+    templates: Array<{
+      id: string;
+      name: string;
+      status: string;
+      category: string;
+      language: string;
+      rejected_reason: string | null;
+      components: Array<{
+        type: string;
+        text: string | null;
+        format: string | null;
+        buttons: Array<{ type: string; text: string; phone_number: string | null; url: string | null }> | null;
+      }>;
+      quality_score: { score: string; date: number } | null;
+    }>;
+  };
+};
 
-export type TemplatesQuery = { templates: { total: number, templates: Array<{ id: string, name: string, status: string, category: string, language: string, rejected_reason: string | null, components: Array<{ type: string, text: string | null, format: string | null, buttons: Array<{ type: string, text: string, phone_number: string | null, url: string | null }> | null }>, quality_score: { score: string, date: number } | null }> } };
+export type AppointmentTypeFieldsFragment = {
+  id: string;
+  name: string;
+  duration_minutes: number;
+  buffer_minutes: number;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+  availability: Array<{ weekday: Weekday; start: string; end: string }>;
+};
 
-export type AppointmentTypeFieldsFragment = { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> };
-
-export type AppointmentFieldsFragment = { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string };
+export type AppointmentFieldsFragment = {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  appointment_type_id: string;
+  start_at: string;
+  end_at: string;
+  status: string;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+};
 
 export type CalendarFeedQueryVariables = Exact<{
   token: string;
 }>;
 
+export type CalendarFeedQuery = {
+  calendarFeed: {
+    name: string;
+    time_zone: string;
+    appointments: Array<{
+      id: string;
+      start_at: string;
+      end_at: string;
+      status: string;
+      notes: string | null;
+      created_at: string;
+      updated_at: string;
+      appointment_type: { name: string };
+      customer: { name: string | null; phone_number: string | null };
+    }>;
+  };
+};
 
-export type CalendarFeedQuery = { calendarFeed: { name: string, time_zone: string, appointments: Array<{ id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string, appointment_type: { name: string }, customer: { name: string | null, phone_number: string | null } }> } };
+export type SchedulingSettingsGetQueryVariables = Exact<{ [key: string]: never }>;
 
-export type SchedulingSettingsGetQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type SchedulingSettingsGetQuery = { schedulingSettings: { time_zone: string, public_id: string, calendar_feed_enabled: boolean, calendar_feed_rotated_at: string | null } };
+export type SchedulingSettingsGetQuery = {
+  schedulingSettings: { time_zone: string; public_id: string; calendar_feed_enabled: boolean; calendar_feed_rotated_at: string | null };
+};
 
 export type SchedulingSettingsUpdateMutationVariables = Exact<{
   time_zone: string;
 }>;
 
-
-export type SchedulingSettingsUpdateMutation = { schedulingSettingsUpdate: { time_zone: string, public_id: string, calendar_feed_enabled: boolean, calendar_feed_rotated_at: string | null } };
+export type SchedulingSettingsUpdateMutation = {
+  schedulingSettingsUpdate: {
+    time_zone: string;
+    public_id: string;
+    calendar_feed_enabled: boolean;
+    calendar_feed_rotated_at: string | null;
+  };
+};
 
 export type AppointmentTypesListQueryVariables = Exact<{
   active?: boolean | null | undefined;
 }>;
 
-
-export type AppointmentTypesListQuery = { appointmentTypes: { appointment_types: Array<{ id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> }> } };
+export type AppointmentTypesListQuery = {
+  appointmentTypes: {
+    appointment_types: Array<{
+      id: string;
+      name: string;
+      duration_minutes: number;
+      buffer_minutes: number;
+      active: boolean;
+      created_at: string;
+      updated_at: string;
+      availability: Array<{ weekday: Weekday; start: string; end: string }>;
+    }>;
+  };
+};
 
 export type AppointmentTypeGetQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type AppointmentTypeGetQuery = { appointmentType: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } };
+export type AppointmentTypeGetQuery = {
+  appointmentType: {
+    id: string;
+    name: string;
+    duration_minutes: number;
+    buffer_minutes: number;
+    active: boolean;
+    created_at: string;
+    updated_at: string;
+    availability: Array<{ weekday: Weekday; start: string; end: string }>;
+  };
+};
 
 export type AppointmentTypeCreateMutationVariables = Exact<{
   name: string;
@@ -554,8 +1554,18 @@ export type AppointmentTypeCreateMutationVariables = Exact<{
   active?: boolean | null | undefined;
 }>;
 
-
-export type AppointmentTypeCreateMutation = { appointmentTypeCreate: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } };
+export type AppointmentTypeCreateMutation = {
+  appointmentTypeCreate: {
+    id: string;
+    name: string;
+    duration_minutes: number;
+    buffer_minutes: number;
+    active: boolean;
+    created_at: string;
+    updated_at: string;
+    availability: Array<{ weekday: Weekday; start: string; end: string }>;
+  };
+};
 
 export type AppointmentTypeUpdateMutationVariables = Exact<{
   id: string;
@@ -566,15 +1576,35 @@ export type AppointmentTypeUpdateMutationVariables = Exact<{
   active?: boolean | null | undefined;
 }>;
 
-
-export type AppointmentTypeUpdateMutation = { appointmentTypeUpdate: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } };
+export type AppointmentTypeUpdateMutation = {
+  appointmentTypeUpdate: {
+    id: string;
+    name: string;
+    duration_minutes: number;
+    buffer_minutes: number;
+    active: boolean;
+    created_at: string;
+    updated_at: string;
+    availability: Array<{ weekday: Weekday; start: string; end: string }>;
+  };
+};
 
 export type AppointmentTypeDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type AppointmentTypeDeleteMutation = { appointmentTypeDelete: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } };
+export type AppointmentTypeDeleteMutation = {
+  appointmentTypeDelete: {
+    id: string;
+    name: string;
+    duration_minutes: number;
+    buffer_minutes: number;
+    active: boolean;
+    created_at: string;
+    updated_at: string;
+    availability: Array<{ weekday: Weekday; start: string; end: string }>;
+  };
+};
 
 export type AppointmentsListQueryVariables = Exact<{
   from?: string | null | undefined;
@@ -585,15 +1615,43 @@ export type AppointmentsListQueryVariables = Exact<{
   cursor?: string | null | undefined;
 }>;
 
-
-export type AppointmentsListQuery = { appointments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string }> } };
+export type AppointmentsListQuery = {
+  appointments: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      company_id: string;
+      customer_id: string;
+      appointment_type_id: string;
+      start_at: string;
+      end_at: string;
+      status: string;
+      notes: string | null;
+      created_at: string;
+      updated_at: string;
+    }>;
+  };
+};
 
 export type AppointmentGetQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type AppointmentGetQuery = { appointment: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } };
+export type AppointmentGetQuery = {
+  appointment: {
+    id: string;
+    company_id: string;
+    customer_id: string;
+    appointment_type_id: string;
+    start_at: string;
+    end_at: string;
+    status: string;
+    notes: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type AppointmentBookMutationVariables = Exact<{
   customer_id: string;
@@ -602,8 +1660,20 @@ export type AppointmentBookMutationVariables = Exact<{
   notes?: string | null | undefined;
 }>;
 
-
-export type AppointmentBookMutation = { appointmentBook: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } };
+export type AppointmentBookMutation = {
+  appointmentBook: {
+    id: string;
+    company_id: string;
+    customer_id: string;
+    appointment_type_id: string;
+    start_at: string;
+    end_at: string;
+    status: string;
+    notes: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type AppointmentUpdateMutationVariables = Exact<{
   id: string;
@@ -612,15 +1682,39 @@ export type AppointmentUpdateMutationVariables = Exact<{
   status?: string | null | undefined;
 }>;
 
-
-export type AppointmentUpdateMutation = { appointmentUpdate: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } };
+export type AppointmentUpdateMutation = {
+  appointmentUpdate: {
+    id: string;
+    company_id: string;
+    customer_id: string;
+    appointment_type_id: string;
+    start_at: string;
+    end_at: string;
+    status: string;
+    notes: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type AppointmentCancelMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type AppointmentCancelMutation = { appointmentCancel: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } };
+export type AppointmentCancelMutation = {
+  appointmentCancel: {
+    id: string;
+    company_id: string;
+    customer_id: string;
+    appointment_type_id: string;
+    start_at: string;
+    end_at: string;
+    status: string;
+    notes: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type CalendarSlotsListQueryVariables = Exact<{
   appointment_type_id: string;
@@ -628,72 +1722,148 @@ export type CalendarSlotsListQueryVariables = Exact<{
   to: string;
 }>;
 
+export type CalendarSlotsListQuery = {
+  calendarSlots: {
+    appointment_type_id: string;
+    time_zone: string;
+    slots: Array<{ start_at: string; end_at: string; local_start: string; local_end: string }>;
+  };
+};
 
-export type CalendarSlotsListQuery = { calendarSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } };
+export type WidgetEmbedGetQueryVariables = Exact<{ [key: string]: never }>;
 
-export type WidgetEmbedGetQueryVariables = Exact<{ [key: string]: never; }>;
+export type WidgetEmbedGetQuery = {
+  widgetEmbed: {
+    public_id: string;
+    time_zone: string;
+    booking_url: string;
+    html_snippet: string;
+    appointment_types: Array<{ id: string; name: string; duration_minutes: number }>;
+  };
+};
 
+export type CalendarFeedTokenRotateMutationVariables = Exact<{ [key: string]: never }>;
 
-export type WidgetEmbedGetQuery = { widgetEmbed: { public_id: string, time_zone: string, booking_url: string, html_snippet: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } };
+export type CalendarFeedTokenRotateMutation = { calendarFeedTokenRotate: { url: string; rotated_at: string } };
 
-export type CalendarFeedTokenRotateMutationVariables = Exact<{ [key: string]: never; }>;
+export type HealthQueryVariables = Exact<{ [key: string]: never }>;
 
+export type HealthQuery = { health: { status: string; service: string; version: string } };
 
-export type CalendarFeedTokenRotateMutation = { calendarFeedTokenRotate: { url: string, rotated_at: string } };
+export type TagFieldsFragment = { id: string; name: string; color: string | null; created_at: string; updated_at: string };
 
-export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
+export type TagsQueryVariables = Exact<{ [key: string]: never }>;
 
-
-export type HealthQuery = { health: { status: string, service: string, version: string } };
-
-export type TagFieldsFragment = { id: string, name: string, color: string | null, created_at: string, updated_at: string };
-
-export type TagsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type TagsQuery = { tags: { tags: Array<{ id: string, name: string, color: string | null, created_at: string, updated_at: string }> } };
+export type TagsQuery = {
+  tags: { tags: Array<{ id: string; name: string; color: string | null; created_at: string; updated_at: string }> };
+};
 
 export type TagCreateMutationVariables = Exact<{
   name: string;
   color?: string | null | undefined;
 }>;
 
-
-export type TagCreateMutation = { tagCreate: { id: string, name: string, color: string | null, created_at: string, updated_at: string } };
+export type TagCreateMutation = { tagCreate: { id: string; name: string; color: string | null; created_at: string; updated_at: string } };
 
 export type TagAssignMutationVariables = Exact<{
   customer_id: string;
   tag_id: string;
 }>;
 
-
-export type TagAssignMutation = { tagAssign: { customer_id: string, tag_id: string, assigned: boolean } };
+export type TagAssignMutation = { tagAssign: { customer_id: string; tag_id: string; assigned: boolean } };
 
 export type TagUnassignMutationVariables = Exact<{
   customer_id: string;
   tag_id: string;
 }>;
 
+export type TagUnassignMutation = { tagUnassign: { customer_id: string; tag_id: string; assigned: boolean } };
 
-export type TagUnassignMutation = { tagUnassign: { customer_id: string, tag_id: string, assigned: boolean } };
+export type WebhookSubscriptionFieldsFragment = {
+  id: string;
+  url: string;
+  events: Array<string>;
+  active: boolean;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+};
 
-export type WebhookSubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string };
+export type WebhookSubscriptionWithSecretFieldsFragment = {
+  id: string;
+  url: string;
+  events: Array<string>;
+  active: boolean;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+  secret: string;
+};
 
-export type WebhookSubscriptionWithSecretFieldsFragment = { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string };
+export type WebhookDeliveryFieldsFragment = {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+  attempts: Array<{
+    id: string;
+    number: number;
+    started_at: string;
+    duration_ms: number;
+    status_code: number | null;
+    error: string | null;
+    response_body: string | null;
+  }>;
+};
 
-export type WebhookDeliveryFieldsFragment = { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> };
+export type WebhooksListQueryVariables = Exact<{ [key: string]: never }>;
 
-export type WebhooksListQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type WebhooksListQuery = { webhooks: { webhooks: Array<{ id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string }> } };
+export type WebhooksListQuery = {
+  webhooks: {
+    webhooks: Array<{
+      id: string;
+      url: string;
+      events: Array<string>;
+      active: boolean;
+      disabled_reason: string | null;
+      disabled_at: string | null;
+      failing_since: string | null;
+      created_at: string;
+      updated_at: string;
+    }>;
+  };
+};
 
 export type WebhookGetQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type WebhookGetQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+export type WebhookGetQuery = {
+  webhook: {
+    id: string;
+    url: string;
+    events: Array<string>;
+    active: boolean;
+    disabled_reason: string | null;
+    disabled_at: string | null;
+    failing_since: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type WebhookDeliveriesListQueryVariables = Exact<{
   subscription_id: string;
@@ -702,23 +1872,87 @@ export type WebhookDeliveriesListQueryVariables = Exact<{
   status?: string | null | undefined;
 }>;
 
-
-export type WebhookDeliveriesListQuery = { webhookDeliveries: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> }> } };
+export type WebhookDeliveriesListQuery = {
+  webhookDeliveries: {
+    next_cursor: string | null;
+    has_more: boolean;
+    data: Array<{
+      id: string;
+      subscription_id: string;
+      event_id: string;
+      event_type: string;
+      status: string;
+      attempt_count: number;
+      next_attempt_at: string | null;
+      last_attempt_at: string | null;
+      last_status_code: number | null;
+      last_error: string | null;
+      delivered_at: string | null;
+      created_at: string;
+      updated_at: string;
+      attempts: Array<{
+        id: string;
+        number: number;
+        started_at: string;
+        duration_ms: number;
+        status_code: number | null;
+        error: string | null;
+        response_body: string | null;
+      }>;
+    }>;
+  };
+};
 
 export type WebhookDeliveryGetQueryVariables = Exact<{
   id: string;
 }>;
 
-
-export type WebhookDeliveryGetQuery = { webhookDelivery: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };
+export type WebhookDeliveryGetQuery = {
+  webhookDelivery: {
+    id: string;
+    subscription_id: string;
+    event_id: string;
+    event_type: string;
+    status: string;
+    attempt_count: number;
+    next_attempt_at: string | null;
+    last_attempt_at: string | null;
+    last_status_code: number | null;
+    last_error: string | null;
+    delivered_at: string | null;
+    created_at: string;
+    updated_at: string;
+    attempts: Array<{
+      id: string;
+      number: number;
+      started_at: string;
+      duration_ms: number;
+      status_code: number | null;
+      error: string | null;
+      response_body: string | null;
+    }>;
+  };
+};
 
 export type WebhookCreateMutationVariables = Exact<{
   url: string;
   events: Array<string> | string;
 }>;
 
-
-export type WebhookCreateMutation = { webhookCreate: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string } };
+export type WebhookCreateMutation = {
+  webhookCreate: {
+    id: string;
+    url: string;
+    events: Array<string>;
+    active: boolean;
+    disabled_reason: string | null;
+    disabled_at: string | null;
+    failing_since: string | null;
+    created_at: string;
+    updated_at: string;
+    secret: string;
+  };
+};
 
 export type WebhookUpdateMutationVariables = Exact<{
   id: string;
@@ -727,33 +1961,115 @@ export type WebhookUpdateMutationVariables = Exact<{
   active?: boolean | null | undefined;
 }>;
 
-
-export type WebhookUpdateMutation = { webhookUpdate: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+export type WebhookUpdateMutation = {
+  webhookUpdate: {
+    id: string;
+    url: string;
+    events: Array<string>;
+    active: boolean;
+    disabled_reason: string | null;
+    disabled_at: string | null;
+    failing_since: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type WebhookDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type WebhookDeleteMutation = { webhookDelete: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string } };
+export type WebhookDeleteMutation = {
+  webhookDelete: {
+    id: string;
+    url: string;
+    events: Array<string>;
+    active: boolean;
+    disabled_reason: string | null;
+    disabled_at: string | null;
+    failing_since: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
 
 export type WebhookRotateSecretMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type WebhookRotateSecretMutation = { webhookRotateSecret: { id: string, url: string, events: Array<string>, active: boolean, disabled_reason: string | null, disabled_at: string | null, failing_since: string | null, created_at: string, updated_at: string, secret: string } };
+export type WebhookRotateSecretMutation = {
+  webhookRotateSecret: {
+    id: string;
+    url: string;
+    events: Array<string>;
+    active: boolean;
+    disabled_reason: string | null;
+    disabled_at: string | null;
+    failing_since: string | null;
+    created_at: string;
+    updated_at: string;
+    secret: string;
+  };
+};
 
 export type WebhookTestMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type WebhookTestMutation = { webhookTest: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };
+export type WebhookTestMutation = {
+  webhookTest: {
+    id: string;
+    subscription_id: string;
+    event_id: string;
+    event_type: string;
+    status: string;
+    attempt_count: number;
+    next_attempt_at: string | null;
+    last_attempt_at: string | null;
+    last_status_code: number | null;
+    last_error: string | null;
+    delivered_at: string | null;
+    created_at: string;
+    updated_at: string;
+    attempts: Array<{
+      id: string;
+      number: number;
+      started_at: string;
+      duration_ms: number;
+      status_code: number | null;
+      error: string | null;
+      response_body: string | null;
+    }>;
+  };
+};
 
 export type WebhookRedeliverMutationVariables = Exact<{
   id: string;
 }>;
 
-
-export type WebhookRedeliverMutation = { webhookRedeliver: { id: string, subscription_id: string, event_id: string, event_type: string, status: string, attempt_count: number, next_attempt_at: string | null, last_attempt_at: string | null, last_status_code: number | null, last_error: string | null, delivered_at: string | null, created_at: string, updated_at: string, attempts: Array<{ id: string, number: number, started_at: string, duration_ms: number, status_code: number | null, error: string | null, response_body: string | null }> } };
+export type WebhookRedeliverMutation = {
+  webhookRedeliver: {
+    id: string;
+    subscription_id: string;
+    event_id: string;
+    event_type: string;
+    status: string;
+    attempt_count: number;
+    next_attempt_at: string | null;
+    last_attempt_at: string | null;
+    last_status_code: number | null;
+    last_error: string | null;
+    delivered_at: string | null;
+    created_at: string;
+    updated_at: string;
+    attempts: Array<{
+      id: string;
+      number: number;
+      started_at: string;
+      duration_ms: number;
+      status_code: number | null;
+      error: string | null;
+      response_body: string | null;
+    }>;
+  };
+};

@@ -5,8 +5,51 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { SecretBox } from '../crypto/secrets.js';
 import { createWorkspace, type CreatedWorkspace } from '../resolvers/workspaces.js';
 
-const FIRST = ['Ana', 'Bruno', 'Chen', 'Dara', 'Elif', 'Femi', 'Gita', 'Hugo', 'Ines', 'Jonas', 'Kemal', 'Lucia', 'Mateo', 'Nadia', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tomas', 'Uma', 'Vera', 'Wen', 'Yusuf', 'Zoe'];
-const LAST = ['Silva', 'Okafor', 'Nguyen', 'Schmidt', 'Garcia', 'Kowalski', 'Haddad', 'Tanaka', 'Rossi', 'Ivanova', 'Mensah', 'Dubois', 'Costa', 'Novak', 'Ali', 'Larsen'];
+const FIRST = [
+  'Ana',
+  'Bruno',
+  'Chen',
+  'Dara',
+  'Elif',
+  'Femi',
+  'Gita',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Kemal',
+  'Lucia',
+  'Mateo',
+  'Nadia',
+  'Omar',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tomas',
+  'Uma',
+  'Vera',
+  'Wen',
+  'Yusuf',
+  'Zoe',
+];
+const LAST = [
+  'Silva',
+  'Okafor',
+  'Nguyen',
+  'Schmidt',
+  'Garcia',
+  'Kowalski',
+  'Haddad',
+  'Tanaka',
+  'Rossi',
+  'Ivanova',
+  'Mensah',
+  'Dubois',
+  'Costa',
+  'Novak',
+  'Ali',
+  'Larsen',
+];
 const TAGS = [
   ['vip', '#d4af37'],
   ['lead', '#1e88e5'],
@@ -14,8 +57,19 @@ const TAGS = [
   ['support', '#e53935'],
   ['newsletter', '#8e24aa'],
 ] as const;
-const INBOUND = ['Hi, is my order on its way?', 'Can I change my delivery address?', 'Do you open on Sunday?', 'Thanks, that worked!', 'What does the premium plan include?'];
-const OUTBOUND = ['Hello! Let me check that for you.', 'Your order ships today.', 'We are open 9 to 18, Monday to Saturday.', 'Glad to help!'];
+const INBOUND = [
+  'Hi, is my order on its way?',
+  'Can I change my delivery address?',
+  'Do you open on Sunday?',
+  'Thanks, that worked!',
+  'What does the premium plan include?',
+];
+const OUTBOUND = [
+  'Hello! Let me check that for you.',
+  'Your order ships today.',
+  'We are open 9 to 18, Monday to Saturday.',
+  'Glad to help!',
+];
 const STATUSES = ['active', 'active', 'active', 'pending', 'closed'] as const;
 
 export type SeedOptions = { contacts: number; name?: string; email?: string; batchSize?: number; onProgress?: (done: number) => void };
@@ -33,7 +87,12 @@ export async function seedDemo(services: { prisma: PrismaClient; secrets: Secret
   });
   const company_id = created.workspace_id;
   await prisma.user.createMany({
-    data: ['Maya Agent', 'Leo Agent'].map((name, index) => ({ company_id, name, email: `agent${index + 1}.${company_id.slice(0, 8)}@example.com`, role: 'member' })),
+    data: ['Maya Agent', 'Leo Agent'].map((name, index) => ({
+      company_id,
+      name,
+      email: `agent${index + 1}.${company_id.slice(0, 8)}@example.com`,
+      role: 'member',
+    })),
   });
   const agents = await prisma.user.findMany({ where: { company_id }, select: { id: true } });
   const tags = await Promise.all(
@@ -89,8 +148,26 @@ export async function seedDemo(services: { prisma: PrismaClient; secrets: Secret
       });
       if (lastInbound) {
         messages.push(
-          { id: uuidv7({ msecs: lastInbound.getTime() - 60_000 }), company_id, conversation_id: conversationId, direction: 'outbound', body: pick(OUTBOUND, n), status: 'read', created_at: new Date(lastInbound.getTime() - 60_000), updated_at: lastInbound },
-          { id: uuidv7({ msecs: lastInbound.getTime() }), company_id, conversation_id: conversationId, direction: 'inbound', body: pick(INBOUND, n), status: 'received', created_at: lastInbound, updated_at: lastInbound },
+          {
+            id: uuidv7({ msecs: lastInbound.getTime() - 60_000 }),
+            company_id,
+            conversation_id: conversationId,
+            direction: 'outbound',
+            body: pick(OUTBOUND, n),
+            status: 'read',
+            created_at: new Date(lastInbound.getTime() - 60_000),
+            updated_at: lastInbound,
+          },
+          {
+            id: uuidv7({ msecs: lastInbound.getTime() }),
+            company_id,
+            conversation_id: conversationId,
+            direction: 'inbound',
+            body: pick(INBOUND, n),
+            status: 'received',
+            created_at: lastInbound,
+            updated_at: lastInbound,
+          },
         );
       }
       if (n % 3 !== 1) links.push({ customer_id: customerId, tag_id: pick(tags, n).id });

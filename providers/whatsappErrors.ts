@@ -4,12 +4,14 @@ import { z } from 'zod';
 import { ProviderError, type ProviderFailureReason } from './errors.js';
 
 const graphErrorBody = z.object({
-  error: z.object({
-    message: z.string().optional(),
-    code: z.number().int().optional(),
-    error_subcode: z.number().int().optional(),
-    error_data: z.object({ details: z.string().optional() }).passthrough().optional(),
-  }).passthrough(),
+  error: z
+    .object({
+      message: z.string().optional(),
+      code: z.number().int().optional(),
+      error_subcode: z.number().int().optional(),
+      error_data: z.object({ details: z.string().optional() }).passthrough().optional(),
+    })
+    .passthrough(),
 });
 
 const AUTHENTICATION = new Set([0, 3, 10, 102, 190]);

@@ -83,7 +83,13 @@ export async function authenticateApiKey(prisma: PrismaClient, apiKey: string): 
   });
   if (!record || record.revoked_at || !safeEqual(record.hash, sha256Hex(apiKey))) return null;
   const use: KeyUse = {
-    actor: { workspaceId: record.company_id, userId: record.user_id, keyId: record.id, keyPrefix: record.prefix, scopes: new Set(record.scopes) },
+    actor: {
+      workspaceId: record.company_id,
+      userId: record.user_id,
+      keyId: record.id,
+      keyPrefix: record.prefix,
+      scopes: new Set(record.scopes),
+    },
     lastUsedAt: record.last_used_at,
   };
   recordKeyUse(prisma, use);

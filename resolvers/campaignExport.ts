@@ -53,7 +53,9 @@ export async function campaignExport(ctx: Context, input: { id: string }) {
       read_at: iso(recipient.read_at),
       failed_at: iso(recipient.failed_at),
     }));
-    chunks.push(stringify(rows, { header: chunks.length === 0, columns: [...COLUMNS], record_delimiter: 'windows', escape_formulas: true }));
+    chunks.push(
+      stringify(rows, { header: chunks.length === 0, columns: [...COLUMNS], record_delimiter: 'windows', escape_formulas: true }),
+    );
     if (batch.length < EXPORT_BATCH) break;
   }
   return { filename: `campaign_${campaign.id}.csv`, content_type: 'text/csv; charset=utf-8', content: chunks.join('') };

@@ -58,7 +58,10 @@ export async function followMessages(tx: Db, messageIds: string[]): Promise<void
 
 const listInput = z.object({
   campaign_id: uuid,
-  status: z.string().pipe(z.enum(RECIPIENT_STATUSES, { message: `must be one of ${RECIPIENT_STATUSES.join(', ')}` })).nullish(),
+  status: z
+    .string()
+    .pipe(z.enum(RECIPIENT_STATUSES, { message: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }))
+    .nullish(),
   limit: limit(50),
   cursor: uuid.nullish(),
 });

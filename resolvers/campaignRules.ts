@@ -45,6 +45,7 @@ export const RECIPIENT_ERRORS = {
   noAddress: { error_code: 'NO_MESSAGING_ADDRESS', error_message: 'The contact has neither a wa_id nor a phone number' },
   outcomeUnknown: {
     error_code: 'SEND_OUTCOME_UNKNOWN',
-    error_message: 'The sender stopped while the provider was being called; the message was not sent again because it may have been delivered',
+    error_message:
+      'The sender stopped while the provider was being called; the message was not sent again because it may have been delivered',
   },
 } as const;

@@ -17,7 +17,11 @@ export function templateOf(campaign: Campaign): TemplateRequest {
 }
 
 /** The template through this integration, or the domain error that says why it cannot be sent. */
-export async function campaignMessage(services: SenderServices, integration: Integration, template: TemplateRequest): Promise<CampaignSender> {
+export async function campaignMessage(
+  services: SenderServices,
+  integration: Integration,
+  template: TemplateRequest,
+): Promise<CampaignSender> {
   const provider = services.messaging.for(providerIntegration(services.secrets, integration));
   return { integration, provider, message: await templateMessage(provider, template) };
 }

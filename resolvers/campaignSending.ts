@@ -62,11 +62,7 @@ export function promoteScheduled(prisma: PrismaClient, campaign: LeasedCampaign,
   });
 }
 
-export type SendStep =
-  | { kind: 'stopped' }
-  | { kind: 'exhausted' }
-  | { kind: 'skipped' }
-  | { kind: 'sent'; outcome: DispatchOutcome };
+export type SendStep = { kind: 'stopped' } | { kind: 'exhausted' } | { kind: 'skipped' } | { kind: 'sent'; outcome: DispatchOutcome };
 
 type Claim = Exclude<SendStep, { kind: 'sent' }> | { kind: 'claimed'; send: OutboundSend; messageId: string };
 
@@ -100,7 +96,13 @@ export async function sendNextRecipient(
       return { kind: 'skipped' };
     }
     const conversation = await openConversation(tx, campaign.company_id, recipient.contact_id, sender.integration);
-    const send: OutboundSend = { ...sender.message, workspaceId: campaign.company_id, conversationId: conversation.id, provider: sender.provider, to };
+    const send: OutboundSend = {
+      ...sender.message,
+      workspaceId: campaign.company_id,
+      conversationId: conversation.id,
+      provider: sender.provider,
+      to,
+    };
     const messageId = await recordPendingMessage(tx, send);
     await tx.campaignRecipient.update({ where: key, data: { status: 'sending', message_id: messageId, claimed_at: times.now } });
     return { kind: 'claimed', send, messageId };

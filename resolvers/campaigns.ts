@@ -20,7 +20,11 @@ const MAX_AUDIENCE_CONTACTS = 10_000;
 /** How many unknown contact ids an error names. */
 const NAMED_UNKNOWN_IDS = 5;
 
-const name = z.string({ message: 'is required' }).trim().min(1, { message: 'is required' }).max(200, { message: 'must be at most 200 characters' });
+const name = z
+  .string({ message: 'is required' })
+  .trim()
+  .min(1, { message: 'is required' })
+  .max(200, { message: 'must be at most 200 characters' });
 const sendRate = z
   .number({ message: 'must be an integer' })
   .int({ message: 'must be an integer' })
@@ -63,13 +67,19 @@ const updateInput = z
   .refine(oneAudience, ONE_AUDIENCE);
 
 const listInput = z.object({
-  status: z.string().pipe(z.enum(CAMPAIGN_STATUSES, { message: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` })).nullish(),
+  status: z
+    .string()
+    .pipe(z.enum(CAMPAIGN_STATUSES, { message: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }))
+    .nullish(),
   limit: limit(20),
   cursor: uuid.nullish(),
 });
 
 export async function campaignViews(db: Db, campaigns: Campaign[]): Promise<CampaignView[]> {
-  const progress = await campaignProgress(db, campaigns.map((campaign) => campaign.id));
+  const progress = await campaignProgress(
+    db,
+    campaigns.map((campaign) => campaign.id),
+  );
   return campaigns.map((campaign) => ({ ...campaign, progress: progress.get(campaign.id)! }));
 }
 
@@ -192,7 +202,11 @@ export async function listCampaigns(ctx: Context, input: z.input<typeof listInpu
   const { workspaceId } = requireActor(ctx);
   const args = parseInput(listInput, input);
   const rows = await ctx.prisma.campaign.findMany({
-    where: { company_id: workspaceId, ...(args.status ? { status: args.status } : {}), ...(args.cursor ? { id: { lt: args.cursor } } : {}) },
+    where: {
+      company_id: workspaceId,
+      ...(args.status ? { status: args.status } : {}),
+      ...(args.cursor ? { id: { lt: args.cursor } } : {}),
+    },
     orderBy: { id: 'desc' },
     take: args.limit + 1,
   });

@@ -28,16 +28,20 @@ const contactFields = {
   phone_number: phoneNumber.nullish(),
   wa_id: waId.nullish(),
   email: emailAddress.nullish(),
-  image_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2048).nullish(),
+  image_url: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .max(2048)
+    .nullish(),
   metadata: z.record(z.string(), z.unknown(), { message: 'must be an object' }).nullish(),
   profile_name: z.string().trim().max(200, { message: 'must be at most 200 characters' }).nullish(),
   notes: z.string().max(10_000, { message: 'must be at most 10000 characters' }).nullish(),
 };
 
-const createInput = z.object(contactFields).refine(
-  (contact) => Boolean(contact.name || contact.phone_number || contact.wa_id || contact.email),
-  { message: 'needs at least one of name, phone_number, wa_id or email' },
-);
+const createInput = z
+  .object(contactFields)
+  .refine((contact) => Boolean(contact.name || contact.phone_number || contact.wa_id || contact.email), {
+    message: 'needs at least one of name, phone_number, wa_id or email',
+  });
 
 const updateInput = z.object({ id: uuid, ...contactFields });
 
@@ -119,7 +123,12 @@ export async function deleteContact(ctx: Context, input: { id: string }) {
 
 type ImportRow<Contact> =
   | { index: number; status: 'created'; contact: Contact; error: null }
-  | { index: number; status: 'failed'; contact: null; error: { code: ErrorCode; message: string; details: Record<string, unknown> | null } };
+  | {
+      index: number;
+      status: 'failed';
+      contact: null;
+      error: { code: ErrorCode; message: string; details: Record<string, unknown> | null };
+    };
 
 const importInput = z.object({
   contacts: z

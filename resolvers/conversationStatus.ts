@@ -10,4 +10,3 @@ export const CONVERSATION_TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly ConversationStatus[]; to: ConversationStatus }>;
 
 export type ConversationAction = keyof typeof CONVERSATION_TRANSITIONS;
-

@@ -73,10 +73,7 @@ export async function searchConversations(ctx: Context, input: z.input<typeof se
   const args = parseInput(searchInput, input);
   const text = { contains: args.q, mode: 'insensitive' } as const;
   const filter: Prisma.ConversationWhereInput = {
-    OR: [
-      { customer: { OR: [{ name: text }, { phone_number: text }, { email: text }] } },
-      { messages: { some: { body: text } } },
-    ],
+    OR: [{ customer: { OR: [{ name: text }, { phone_number: text }, { email: text }] } }, { messages: { some: { body: text } } }],
   };
   return page(ctx, filter, args, query);
 }
@@ -100,10 +97,7 @@ async function page(
     if (position && 'before' in position) after = { last_message_at: { lt: position.before } };
     else if (position && position.at) {
       after = {
-        OR: [
-          { last_message_at: { lt: position.at } },
-          { last_message_at: position.at, id: { lt: position.id } },
-        ],
+        OR: [{ last_message_at: { lt: position.at } }, { last_message_at: position.at, id: { lt: position.id } }],
       };
     }
     rows.push(

@@ -36,9 +36,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function parseContentType(contentType: string): { mediaType: string; charset: string } {
   const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim());
-  const charset = parameters
-    .map((parameter) => /^charset\s*=\s*"?([^";]+)"?$/i.exec(parameter)?.[1])
-    .find((value) => value !== undefined);
+  const charset = parameters.map((parameter) => /^charset\s*=\s*"?([^";]+)"?$/i.exec(parameter)?.[1]).find((value) => value !== undefined);
   return { mediaType: mediaType.toLowerCase(), charset: charset ?? 'utf-8' };
 }
 

@@ -28,7 +28,11 @@ export type IdempotentSteps<Prepared, Result> = {
   revive: (stored: unknown) => Result;
 };
 
-function replay<Result>(record: { fingerprint: string; state: string; outcome: unknown }, fingerprint: string, revive: (stored: unknown) => Result): Result {
+function replay<Result>(
+  record: { fingerprint: string; state: string; outcome: unknown },
+  fingerprint: string,
+  revive: (stored: unknown) => Result,
+): Result {
   if (record.fingerprint !== fingerprint) {
     throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request', {
       'Idempotency-Key': 'was used with a different request; use a new key',
@@ -46,7 +50,8 @@ function replay<Result>(record: { fingerprint: string; state: string; outcome: u
 }
 
 function storedError(error: unknown): StoredError {
-  if (error instanceof DomainError) return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  if (error instanceof DomainError)
+    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
   return { code: 'INTERNAL', message: INTERNAL_MESSAGE };
 }
 

@@ -40,7 +40,13 @@ async function upsertContact(tx: Db, workspaceId: string, contact: z.infer<typeo
   const existing = await tx.customer.findUnique({ where: { company_id_wa_id: { company_id: workspaceId, wa_id: contact.wa_id } } });
   if (!existing) {
     return tx.customer.create({
-      data: { company_id: workspaceId, wa_id: contact.wa_id, phone_number: phoneOf(contact.wa_id), profile_name: profileName, name: profileName },
+      data: {
+        company_id: workspaceId,
+        wa_id: contact.wa_id,
+        phone_number: phoneOf(contact.wa_id),
+        profile_name: profileName,
+        name: profileName,
+      },
     });
   }
   // Always an UPDATE: it locks the contact's row until commit, so concurrent messages of one contact

@@ -90,9 +90,19 @@ export function integrationContext(services: Services, integration: IntegrationR
 const createInput = z.object({
   workspaceId: uuid,
   provider: z.enum(PROVIDER_NAMES, { message: `must be one of ${PROVIDER_NAMES.join(', ')}` }),
-  phone_number_id: z.string().trim().regex(/^\d{5,30}$/, { message: 'must be the numeric phone number id' }),
-  business_account_id: z.string().trim().regex(/^\d{5,30}$/, { message: 'must be the numeric WhatsApp business account id' }),
-  display_phone_number: z.string().trim().regex(/^\+[1-9]\d{6,14}$/, { message: 'must be in E.164 format' }).nullish(),
+  phone_number_id: z
+    .string()
+    .trim()
+    .regex(/^\d{5,30}$/, { message: 'must be the numeric phone number id' }),
+  business_account_id: z
+    .string()
+    .trim()
+    .regex(/^\d{5,30}$/, { message: 'must be the numeric WhatsApp business account id' }),
+  display_phone_number: z
+    .string()
+    .trim()
+    .regex(/^\+[1-9]\d{6,14}$/, { message: 'must be in E.164 format' })
+    .nullish(),
   access_token: z.string().trim().min(1, { message: 'is required' }),
   app_secret: z.string().trim().min(1, { message: 'is required' }),
   verify_token: z.string().trim().min(8, { message: 'must be at least 8 characters' }).nullish(),

@@ -18,7 +18,12 @@ const SNIPPET_OPTIONS = 'StartSel=**, StopSel=**, MaxWords=35, MinWords=15, MaxF
 
 // PostgreSQL text cannot hold NUL characters.
 const noNul = (text: string) => !text.includes('\u0000');
-const title = z.string().trim().min(1, { message: 'is required' }).max(300, { message: 'must be at most 300 characters' }).refine(noNul, { message: 'must not contain NUL characters' });
+const title = z
+  .string()
+  .trim()
+  .min(1, { message: 'is required' })
+  .max(300, { message: 'must be at most 300 characters' })
+  .refine(noNul, { message: 'must not contain NUL characters' });
 const content = z.string().trim().min(1, { message: 'must not be empty' }).refine(noNul, { message: 'must not contain NUL characters' });
 
 const createInput = z.object({ title, content });
@@ -29,13 +34,25 @@ const uploadInput = z.object({
   filename: z
     .string({ message: 'is required' })
     .transform((name) => basename(name.replace(/\\/g, '/')).trim())
-    .pipe(z.string().min(1, { message: 'is required' }).max(255, { message: 'must be at most 255 characters' }).refine(noNul, { message: 'must not contain NUL characters' })),
+    .pipe(
+      z
+        .string()
+        .min(1, { message: 'is required' })
+        .max(255, { message: 'must be at most 255 characters' })
+        .refine(noNul, { message: 'must not contain NUL characters' }),
+    ),
   content_type: z.string({ message: 'is required' }).min(1, { message: 'is required' }).max(200),
 });
 const listInput = z.object({ limit: limit(20), cursor: uuid.nullish() });
 const searchInput = z.object({
   q: z.string({ message: 'is required' }).trim().min(1, { message: 'must be at least 1 character' }).max(500),
-  limit: z.number().int().min(1, { message: 'must be between 1 and 50' }).max(50, { message: 'must be between 1 and 50' }).nullish().transform((value) => value ?? 10),
+  limit: z
+    .number()
+    .int()
+    .min(1, { message: 'must be between 1 and 50' })
+    .max(50, { message: 'must be between 1 and 50' })
+    .nullish()
+    .transform((value) => value ?? 10),
 });
 
 function assertContentSize(text: string, field: string) {

@@ -38,7 +38,13 @@ async function moveMessage(tx: Db, workspaceId: string, messageId: string, from:
  * Moves an outbound message forward to `status` and records message.status, in the caller's transaction;
  * does nothing (and returns false) when the message is already there or further.
  */
-export function advanceMessageStatus(tx: Db, workspaceId: string, messageId: string, status: OutboundStatus, extra: Extra = {}): Promise<boolean> {
+export function advanceMessageStatus(
+  tx: Db,
+  workspaceId: string,
+  messageId: string,
+  status: OutboundStatus,
+  extra: Extra = {},
+): Promise<boolean> {
   return moveMessage(tx, workspaceId, messageId, statusesBefore(status), status, extra);
 }
 

@@ -9,14 +9,7 @@ import { DomainError, notFound } from './errors.js';
 import { withIdempotency } from './idempotency.js';
 import { conversationIntegration, providerIntegration } from './integrations.js';
 import { messageViewSelect, type MessageView } from './messageViews.js';
-import {
-  dispatchMessage,
-  messagingAddress,
-  recordPendingMessage,
-  templateInput,
-  templateMessage,
-  type OutboundSend,
-} from './outbound.js';
+import { dispatchMessage, messagingAddress, recordPendingMessage, templateInput, templateMessage, type OutboundSend } from './outbound.js';
 import { providerFailure } from './providerFailure.js';
 import { parseInput, uuid } from './validation.js';
 
@@ -59,7 +52,13 @@ async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<
   const { workspaceId } = requireActor(ctx);
   const conversation = await ctx.prisma.conversation.findFirst({
     where: { id: input.conversation_id, company_id: workspaceId },
-    select: { id: true, status: true, last_message_at: true, integration_id: true, customer: { select: { wa_id: true, phone_number: true } } },
+    select: {
+      id: true,
+      status: true,
+      last_message_at: true,
+      integration_id: true,
+      customer: { select: { wa_id: true, phone_number: true } },
+    },
   });
   if (!conversation) throw notFound('Conversation');
   if (conversation.status === 'closed') {
@@ -98,9 +97,13 @@ function revive(stored: unknown): MessageSendResult {
 
 export async function sendMessage(ctx: Context, raw: MessageSendInput): Promise<MessageSendResult> {
   const input = parseInput(sendInput, raw);
-  return withIdempotency(ctx, { operation: 'messageSend', input }, {
-    prepare: () => prepare(ctx, input),
-    execute: (prepared) => deliver(ctx, prepared),
-    revive,
-  });
+  return withIdempotency(
+    ctx,
+    { operation: 'messageSend', input },
+    {
+      prepare: () => prepare(ctx, input),
+      execute: (prepared) => deliver(ctx, prepared),
+      revive,
+    },
+  );
 }

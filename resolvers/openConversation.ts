@@ -13,7 +13,13 @@ export async function openConversation(tx: Db, workspaceId: string, customerId: 
   });
   if (open) return open;
   return tx.conversation.create({
-    data: { company_id: workspaceId, customer_id: customerId, integration_id: integration.id, provider: integration.provider, status: 'active' },
+    data: {
+      company_id: workspaceId,
+      customer_id: customerId,
+      integration_id: integration.id,
+      provider: integration.provider,
+      status: 'active',
+    },
     select: { id: true },
   });
 }

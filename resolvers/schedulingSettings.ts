@@ -7,7 +7,12 @@ import { parseInput } from './validation.js';
 
 const select = { time_zone: true, public_id: true, calendar_feed_token_hash: true, calendar_feed_rotated_at: true } as const;
 
-function present(workspace: { time_zone: string; public_id: string; calendar_feed_token_hash: string | null; calendar_feed_rotated_at: Date | null }) {
+function present(workspace: {
+  time_zone: string;
+  public_id: string;
+  calendar_feed_token_hash: string | null;
+  calendar_feed_rotated_at: Date | null;
+}) {
   return {
     time_zone: workspace.time_zone,
     public_id: workspace.public_id,

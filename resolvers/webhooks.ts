@@ -110,7 +110,10 @@ export async function updateWebhook(ctx: Context, input: RawUpdateInput, query: 
   return ctx.prisma.$transaction(async (tx) => {
     // Deliveries set aside while the subscription was inactive are attempted again, now.
     if (reenabled) {
-      await tx.webhookDelivery.updateMany({ where: { subscription_id: args.id, status: 'held' }, data: { status: 'pending', next_attempt_at: new Date() } });
+      await tx.webhookDelivery.updateMany({
+        where: { subscription_id: args.id, status: 'held' },
+        data: { status: 'pending', next_attempt_at: new Date() },
+      });
     }
     return tx.webhookSubscription.update({
       ...query,

@@ -19,11 +19,19 @@ const Metrics = builder.interfaceRef<AnalyticsMetrics>('AnalyticsMetrics').imple
     messages_failed: t.exposeInt('messages_failed', { description: 'Outbound messages that failed.' }),
     delivery_rate: t.exposeFloat('delivery_rate', { nullable: true, description: 'messages_delivered / messages_outbound, 0 to 1.' }),
     read_rate: t.exposeFloat('read_rate', { nullable: true, description: 'messages_read / messages_delivered, 0 to 1.' }),
-    conversations_with_inbound: t.exposeInt('conversations_with_inbound', { description: 'Conversations with an inbound message in the range.' }),
+    conversations_with_inbound: t.exposeInt('conversations_with_inbound', {
+      description: 'Conversations with an inbound message in the range.',
+    }),
     first_responses: t.exposeInt('first_responses', { description: 'Of those, how many got an outbound reply after it.' }),
-    first_response_avg_seconds: t.exposeFloat('first_response_avg_seconds', nullSeconds('Mean time from the first inbound message in the range to the first reply')),
+    first_response_avg_seconds: t.exposeFloat(
+      'first_response_avg_seconds',
+      nullSeconds('Mean time from the first inbound message in the range to the first reply'),
+    ),
     first_response_median_seconds: t.exposeFloat('first_response_median_seconds', nullSeconds('Median of the same')),
-    resolution_avg_seconds: t.exposeFloat('resolution_avg_seconds', nullSeconds('Mean time from creation to closed_at of the conversations closed in the range')),
+    resolution_avg_seconds: t.exposeFloat(
+      'resolution_avg_seconds',
+      nullSeconds('Mean time from creation to closed_at of the conversations closed in the range'),
+    ),
     resolution_median_seconds: t.exposeFloat('resolution_median_seconds', nullSeconds('Median of the same')),
   }),
 });

@@ -4,13 +4,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { pageType } from './page.js';
 import { AppointmentType } from './appointmentType.js';
-import {
-  bookAppointment,
-  cancelAppointment,
-  getAppointment,
-  listAppointments,
-  updateAppointment,
-} from '../resolvers/appointments.js';
+import { bookAppointment, cancelAppointment, getAppointment, listAppointments, updateAppointment } from '../resolvers/appointments.js';
 import { listCalendarSlots, type CalendarSlot } from '../resolvers/calendarSlots.js';
 
 export const Appointment = builder.prismaObject('Appointment', {
@@ -67,11 +61,7 @@ builder.queryFields((t) => ({
       cursor: t.arg.string({ required: false, description: 'The next_cursor of the previous page.' }),
     },
     resolve: (_root, args, ctx, info) =>
-      listAppointments(
-        ctx,
-        { ...args, customer_id: args.customer_id?.toString() },
-        queryFromInfo({ context: ctx, info, path: ['data'] }),
-      ),
+      listAppointments(ctx, { ...args, customer_id: args.customer_id?.toString() }, queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   appointment: t.prismaField({
     type: Appointment,

@@ -29,20 +29,18 @@ const BookingPage = builder.objectRef<Page>('BookingPage').implement({
   }),
 });
 
-const BookingConfirmation = builder
-  .objectRef<Awaited<ReturnType<typeof bookingPageBook>>>('BookingConfirmation')
-  .implement({
-    description: 'What a visitor keeps of a booking made on the booking page.',
-    fields: (t) => ({
-      appointment_id: t.exposeID('appointment_id'),
-      appointment_type_name: t.exposeString('appointment_type_name'),
-      start_at: t.expose('start_at', { type: 'DateTime' }),
-      end_at: t.expose('end_at', { type: 'DateTime' }),
-      local_start: t.exposeString('local_start', { description: 'start_at in the workspace time zone, ISO 8601 with offset.' }),
-      local_end: t.exposeString('local_end', { description: 'end_at in the workspace time zone, ISO 8601 with offset.' }),
-      time_zone: t.exposeString('time_zone'),
-    }),
-  });
+const BookingConfirmation = builder.objectRef<Awaited<ReturnType<typeof bookingPageBook>>>('BookingConfirmation').implement({
+  description: 'What a visitor keeps of a booking made on the booking page.',
+  fields: (t) => ({
+    appointment_id: t.exposeID('appointment_id'),
+    appointment_type_name: t.exposeString('appointment_type_name'),
+    start_at: t.expose('start_at', { type: 'DateTime' }),
+    end_at: t.expose('end_at', { type: 'DateTime' }),
+    local_start: t.exposeString('local_start', { description: 'start_at in the workspace time zone, ISO 8601 with offset.' }),
+    local_end: t.exposeString('local_end', { description: 'end_at in the workspace time zone, ISO 8601 with offset.' }),
+    time_zone: t.exposeString('time_zone'),
+  }),
+});
 
 const PUBLIC_ID_ARG = { required: true, description: 'The workspace public id (widgetEmbed.public_id).' } as const;
 

@@ -47,7 +47,11 @@ const Campaign = builder.objectRef<CampaignView>('Campaign').implement({
     started_at: t.expose('started_at', { type: 'DateTime', nullable: true, description: 'When it first ran and its audience was fixed.' }),
     completed_at: t.expose('completed_at', { type: 'DateTime', nullable: true }),
     cancelled_at: t.expose('cancelled_at', { type: 'DateTime', nullable: true }),
-    next_send_at: t.expose('next_send_at', { type: 'DateTime', nullable: true, description: 'Scheduled or running: when the next batch may go.' }),
+    next_send_at: t.expose('next_send_at', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Scheduled or running: when the next batch may go.',
+    }),
     error_code: t.exposeString('error_code', { nullable: true, description: 'Why the runner paused it; cleared on resume.' }),
     error_message: t.exposeString('error_message', { nullable: true }),
     progress: t.field({ type: Progress, resolve: (campaign) => campaign.progress }),

@@ -56,8 +56,7 @@ builder.queryFields((t) => ({
       search: t.arg.string({ required: false, description: 'Matches name, phone number or email.' }),
       tag_id: t.arg.id({ required: false }),
     },
-    resolve: (_root, args, ctx, info) =>
-      listContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
+    resolve: (_root, args, ctx, info) => listContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   contactSearch: t.field({
     type: CustomerList,
@@ -68,8 +67,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
       cursor: t.arg.id({ required: false }),
     },
-    resolve: (_root, args, ctx, info) =>
-      searchContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
+    resolve: (_root, args, ctx, info) => searchContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   contact: t.prismaField({
     type: CustomerDetail,

@@ -2,7 +2,13 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { DeleteResult } from './deleteResult.js';
-import { addChannel, CHANNEL_TYPES, type ChannelType as ChannelTypeName, listChannels, removeChannel } from '../resolvers/contactChannels.js';
+import {
+  addChannel,
+  CHANNEL_TYPES,
+  type ChannelType as ChannelTypeName,
+  listChannels,
+  removeChannel,
+} from '../resolvers/contactChannels.js';
 
 const ChannelType = builder.enumType('ContactChannelType', {
   description: 'phone: an E.164 number; wa_id: a messaging-provider user id; email: an email address.',

@@ -30,17 +30,15 @@ const ContactInput = builder.inputType('ContactInput', {
     ),
 });
 
-const ContactDeleteResult = builder
-  .objectRef<Awaited<ReturnType<typeof deleteContact>>>('ContactDeleteResult')
-  .implement({
-    description: 'The deleted contact and how much went with it.',
-    fields: (t) => ({
-      id: t.exposeID('id'),
-      deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
-      deleted_conversations: t.exposeInt('deleted_conversations', { description: 'Conversations deleted with the contact.' }),
-      deleted_messages: t.exposeInt('deleted_messages', { description: 'Messages deleted with those conversations.' }),
-    }),
-  });
+const ContactDeleteResult = builder.objectRef<Awaited<ReturnType<typeof deleteContact>>>('ContactDeleteResult').implement({
+  description: 'The deleted contact and how much went with it.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
+    deleted_conversations: t.exposeInt('deleted_conversations', { description: 'Conversations deleted with the contact.' }),
+    deleted_messages: t.exposeInt('deleted_messages', { description: 'Messages deleted with those conversations.' }),
+  }),
+});
 
 type ImportResult = Awaited<ReturnType<typeof importContacts>>;
 type Row = ImportResult['results'][number];
@@ -104,8 +102,7 @@ builder.mutationFields((t) => {
       description: `Creates up to ${MAX_IMPORT_ROWS} contacts, each on its own: a failed row writes nothing, the others are written.`,
       authScopes: { permission: 'customers' },
       args: { contacts: t.arg({ type: [ContactInput], required: true }) },
-      resolve: (_root, args, ctx, info) =>
-        importContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['results', 'contact'] })),
+      resolve: (_root, args, ctx, info) => importContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['results', 'contact'] })),
     }),
   };
 });

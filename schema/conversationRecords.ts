@@ -3,7 +3,14 @@
 import { builder } from './builder.js';
 import { DeleteResult } from './deleteResult.js';
 import { pageType } from './page.js';
-import { createRecord, deleteRecord, listRecords, type RecordKind, type RecordRow, updateRecord } from '../resolvers/conversationRecords.js';
+import {
+  createRecord,
+  deleteRecord,
+  listRecords,
+  type RecordKind,
+  type RecordRow,
+  updateRecord,
+} from '../resolvers/conversationRecords.js';
 
 type Names = { type: string; list: string; create: string; update: string; delete: string };
 
@@ -69,7 +76,13 @@ function conversationRecord(kind: RecordKind, names: Names, description: string)
 
 conversationRecord(
   'note',
-  { type: 'Note', list: 'conversationNotes', create: 'conversationNoteCreate', update: 'conversationNoteUpdate', delete: 'conversationNoteDelete' },
+  {
+    type: 'Note',
+    list: 'conversationNotes',
+    create: 'conversationNoteCreate',
+    update: 'conversationNoteUpdate',
+    delete: 'conversationNoteDelete',
+  },
   'An internal note on a conversation, for the team; never sent to the contact.',
 );
 conversationRecord(

@@ -72,8 +72,7 @@ builder.queryFields((t) => ({
       q: t.arg.string({ required: true }),
       limit: t.arg.int({ required: false, description: '1 to 50, default 10.' }),
     },
-    resolve: (_root, args, ctx, info) =>
-      searchKnowledge(ctx, args, queryFromInfo({ context: ctx, info, path: ['results', 'document'] })),
+    resolve: (_root, args, ctx, info) => searchKnowledge(ctx, args, queryFromInfo({ context: ctx, info, path: ['results', 'document'] })),
   }),
 }));
 

@@ -7,17 +7,15 @@ export function pageType<Item>(
   item: ObjectRef<typeof builder.$inferSchemaTypes, Item>,
   description = 'One page of results, newest first.',
 ) {
-  return builder
-    .objectRef<{ data: Item[]; next_cursor: string | null; has_more: boolean }>(name)
-    .implement({
-      description,
-      fields: (t) => ({
-        data: t.field({ type: [item], resolve: (page) => page.data }),
-        next_cursor: t.exposeString('next_cursor', {
-          nullable: true,
-          description: 'Opaque; pass it back to get the next page. Null when exhausted.',
-        }),
-        has_more: t.exposeBoolean('has_more'),
+  return builder.objectRef<{ data: Item[]; next_cursor: string | null; has_more: boolean }>(name).implement({
+    description,
+    fields: (t) => ({
+      data: t.field({ type: [item], resolve: (page) => page.data }),
+      next_cursor: t.exposeString('next_cursor', {
+        nullable: true,
+        description: 'Opaque; pass it back to get the next page. Null when exhausted.',
       }),
-    });
+      has_more: t.exposeBoolean('has_more'),
+    }),
+  });
 }

@@ -17,45 +17,39 @@ const SchedulingSettingsType = builder.objectRef<SchedulingSettings>('Scheduling
   }),
 });
 
-const WidgetEmbed = builder
-  .objectRef<Awaited<ReturnType<typeof widgetEmbed>>>('WidgetEmbed')
-  .implement({
-    description: 'What a website needs to embed the booking widget.',
-    fields: (t) => ({
-      public_id: t.exposeString('public_id'),
-      time_zone: t.exposeString('time_zone'),
-      booking_url: t.exposeString('booking_url', { description: 'The booking page the snippet frames.' }),
-      html_snippet: t.exposeString('html_snippet', { description: 'HTML to paste into a page.' }),
-      appointment_types: t.field({
-        type: [AppointmentType],
-        description: 'The bookable (active) appointment types, by name.',
-        resolve: (embed) => embed.appointment_types,
-      }),
+const WidgetEmbed = builder.objectRef<Awaited<ReturnType<typeof widgetEmbed>>>('WidgetEmbed').implement({
+  description: 'What a website needs to embed the booking widget.',
+  fields: (t) => ({
+    public_id: t.exposeString('public_id'),
+    time_zone: t.exposeString('time_zone'),
+    booking_url: t.exposeString('booking_url', { description: 'The booking page the snippet frames.' }),
+    html_snippet: t.exposeString('html_snippet', { description: 'HTML to paste into a page.' }),
+    appointment_types: t.field({
+      type: [AppointmentType],
+      description: 'The bookable (active) appointment types, by name.',
+      resolve: (embed) => embed.appointment_types,
     }),
-  });
+  }),
+});
 
-const CalendarFeedToken = builder
-  .objectRef<Awaited<ReturnType<typeof rotateCalendarFeedToken>>>('CalendarFeedToken')
-  .implement({
-    fields: (t) => ({
-      url: t.exposeString('url', { description: 'The iCalendar feed URL, secret token included. Shown once.' }),
-      rotated_at: t.expose('rotated_at', { type: 'DateTime' }),
-    }),
-  });
+const CalendarFeedToken = builder.objectRef<Awaited<ReturnType<typeof rotateCalendarFeedToken>>>('CalendarFeedToken').implement({
+  fields: (t) => ({
+    url: t.exposeString('url', { description: 'The iCalendar feed URL, secret token included. Shown once.' }),
+    rotated_at: t.expose('rotated_at', { type: 'DateTime' }),
+  }),
+});
 
-const CalendarFeed = builder
-  .objectRef<Awaited<ReturnType<typeof calendarFeedByToken>>>('CalendarFeed')
-  .implement({
-    fields: (t) => ({
-      name: t.exposeString('name', { description: 'The workspace name.' }),
-      time_zone: t.exposeString('time_zone'),
-      appointments: t.field({
-        type: [Appointment],
-        description: 'Appointments from 90 days ago onwards (at most 1000), in calendar order, every status.',
-        resolve: (feed) => feed.appointments,
-      }),
+const CalendarFeed = builder.objectRef<Awaited<ReturnType<typeof calendarFeedByToken>>>('CalendarFeed').implement({
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The workspace name.' }),
+    time_zone: t.exposeString('time_zone'),
+    appointments: t.field({
+      type: [Appointment],
+      description: 'Appointments from 90 days ago onwards (at most 1000), in calendar order, every status.',
+      resolve: (feed) => feed.appointments,
     }),
-  });
+  }),
+});
 
 builder.queryFields((t) => ({
   schedulingSettings: t.field({
@@ -67,16 +61,14 @@ builder.queryFields((t) => ({
     type: WidgetEmbed,
     description: 'Booking-widget embed metadata: public id, bookable types and an HTML snippet.',
     authScopes: { permission: 'scheduling' },
-    resolve: (_root, _args, ctx, info) =>
-      widgetEmbed(ctx, queryFromInfo({ context: ctx, info, path: ['appointment_types'] })),
+    resolve: (_root, _args, ctx, info) => widgetEmbed(ctx, queryFromInfo({ context: ctx, info, path: ['appointment_types'] })),
   }),
   calendarFeed: t.field({
     type: CalendarFeed,
     description: 'The calendar feed behind a feed token. Needs no API key: the token is the credential.',
     authScopes: { public: true },
     args: { token: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx, info) =>
-      calendarFeedByToken(ctx, args, queryFromInfo({ context: ctx, info, path: ['appointments'] })),
+    resolve: (_root, args, ctx, info) => calendarFeedByToken(ctx, args, queryFromInfo({ context: ctx, info, path: ['appointments'] })),
   }),
 }));
 

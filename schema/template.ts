@@ -66,8 +66,7 @@ const TemplateList = builder.objectRef<{ templates: Template[]; total: number }>
 builder.queryField('templates', (t) =>
   t.field({
     type: TemplateList,
-    description:
-      "The templates of the workspace's connected messaging integration, by name and language; briefly cached.",
+    description: "The templates of the workspace's connected messaging integration, by name and language; briefly cached.",
     authScopes: { permission: 'templates' },
     args: {
       provider: t.arg.string({ required: false, description: "The integration's provider name (sandbox, whatsapp)." }),

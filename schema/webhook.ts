@@ -29,7 +29,8 @@ const WebhookSubscriptionWithSecret = builder.prismaObject('WebhookSubscription'
   description: 'A subscription with its signing secret: returned only when it is created or its secret rotated.',
   fields: (t) => ({
     secret: t.string({
-      description: 'The signing secret (whsec_…). X-Service-Signature is the hex HMAC-SHA256 of the raw body keyed with it. Store it now: it is not shown again.',
+      description:
+        'The signing secret (whsec_…). X-Service-Signature is the hex HMAC-SHA256 of the raw body keyed with it. Store it now: it is not shown again.',
       select: { secret: true },
       resolve: (subscription, _args, ctx) => revealSecret(ctx, subscription),
     }),
@@ -41,7 +42,9 @@ for (const variant of [WebhookSubscription, WebhookSubscriptionWithSecret]) {
     id: t.exposeID('id'),
     url: t.exposeString('url'),
     events: t.exposeStringList('events', { description: 'Event types delivered: message.received, message.status.' }),
-    active: t.exposeBoolean('active', { description: 'Inactive subscriptions get no new events; their due deliveries are held until re-enabled.' }),
+    active: t.exposeBoolean('active', {
+      description: 'Inactive subscriptions get no new events; their due deliveries are held until re-enabled.',
+    }),
     disabled_reason: t.exposeString('disabled_reason', {
       nullable: true,
       description: 'manual (set inactive by a client) or failing (disabled automatically); null while active.',
@@ -78,7 +81,8 @@ const WebhookDelivery = builder.prismaObject('WebhookDelivery', {
     event_id: t.string({ description: 'The id in the event body (evt_…).', select: { event_id: true }, resolve: envelopeEventId }),
     event_type: t.exposeString('event_type'),
     status: t.exposeString('status', {
-      description: 'pending; held (due while its subscription is inactive; pending again when re-enabled); succeeded; failed (its last attempt failed).',
+      description:
+        'pending; held (due while its subscription is inactive; pending again when re-enabled); succeeded; failed (its last attempt failed).',
     }),
     attempt_count: t.exposeInt('attempt_count'),
     next_attempt_at: t.field({

@@ -34,10 +34,14 @@ describe.each(PROVIDERS)('agent hand-off on the %s provider', async (provider) =
 
     const conversation = await prisma.conversation.findFirstOrThrow({ where: { company_id: ws.workspaceId } });
     const toggle = (service_enabled: boolean) =>
-      world.harness.graphql(ws.apiKey, 'mutation($id: ID!, $on: Boolean) { conversationUpdate(id: $id, service_enabled: $on) { service_enabled } }', {
-        id: conversation.id,
-        on: service_enabled,
-      });
+      world.harness.graphql(
+        ws.apiKey,
+        'mutation($id: ID!, $on: Boolean) { conversationUpdate(id: $id, service_enabled: $on) { service_enabled } }',
+        {
+          id: conversation.id,
+          on: service_enabled,
+        },
+      );
     expect((await toggle(true)).body.data).toEqual({ conversationUpdate: { service_enabled: true } });
     await world.webhook(inboundPayload(ws.phoneNumberId, { from, text: 'Can I change my address?' }), ws.appSecret);
     expect(mine()).toHaveLength(1);

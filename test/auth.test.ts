@@ -49,7 +49,11 @@ describe('API keys', () => {
     const initech = await uncached.workspace('Initech');
     const key = await uncached.key(initech.workspace_id, ['users']);
     expect((await uncached.graphql(key, '{ users { id } }')).status).toBe(200);
-    const [latest] = await uncached.db.prisma.apiKey.findMany({ where: { company_id: initech.workspace_id }, orderBy: { id: 'desc' }, take: 1 });
+    const [latest] = await uncached.db.prisma.apiKey.findMany({
+      where: { company_id: initech.workspace_id },
+      orderBy: { id: 'desc' },
+      take: 1,
+    });
     await revokeApiKey(uncached.db.prisma, initech.workspace_id, latest!.id);
     expect((await uncached.graphql(key, '{ users { id } }')).status).toBe(401);
   });

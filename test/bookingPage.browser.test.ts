@@ -9,7 +9,11 @@ import { getJson, sendJson } from './rest/fixtures.js';
 // The booking page's script in a real browser over a real port (test/support/browser.ts): the CSP lets it run, it lists the slots the API
 // gives in the workspace's time zone, shows field errors, books, and handles a slot taken meanwhile.
 const ZONE = 'Asia/Kolkata';
-const EVERY_DAY = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({ weekday, start: '09:00', end: '12:00' }));
+const EVERY_DAY = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({
+  weekday,
+  start: '09:00',
+  end: '12:00',
+}));
 
 let h: Harness;
 let session: BrowserSession;

@@ -17,7 +17,11 @@ const h = await openHarness({ rateLimitPerMinute: 1000 });
 const prisma = h.db.prisma;
 
 const ZONE = 'America/New_York';
-const WEEKDAYS_9_TO_5 = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((weekday) => ({ weekday, start: '09:00', end: '17:00' }));
+const WEEKDAYS_9_TO_5 = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((weekday) => ({
+  weekday,
+  start: '09:00',
+  end: '17:00',
+}));
 
 /** A workspace with a time zone, a bookable type (30 minutes, weekdays 09:00–17:00 local) and its public id. */
 async function bookableWorkspace(name: string) {
@@ -143,9 +147,18 @@ describe('GET /api/v1/public/booking/<public_id> and /slots (no API key)', () =>
   });
 
   it('caps the range at 31 days and refuses bad arguments with details per field', async () => {
-    const tooLong = await getJson(h, api(clinic.publicId, `/slots?appointment_type_id=${clinic.typeId}&from=${encodeURIComponent(at(0, 0))}&to=${encodeURIComponent(at(32, 0))}`));
+    const tooLong = await getJson(
+      h,
+      api(
+        clinic.publicId,
+        `/slots?appointment_type_id=${clinic.typeId}&from=${encodeURIComponent(at(0, 0))}&to=${encodeURIComponent(at(32, 0))}`,
+      ),
+    );
     expectError(tooLong, 400, { code: 'VALIDATION_ERROR', details: { to: 'must be at most 31 days after from' } });
-    const badType = await getJson(h, api(clinic.publicId, `/slots?appointment_type_id=nope&from=${encodeURIComponent(at(0, 0))}&to=${encodeURIComponent(at(1, 0))}`));
+    const badType = await getJson(
+      h,
+      api(clinic.publicId, `/slots?appointment_type_id=nope&from=${encodeURIComponent(at(0, 0))}&to=${encodeURIComponent(at(1, 0))}`),
+    );
     expectError(badType, 400, { code: 'VALIDATION_ERROR', details: { appointment_type_id: 'must be a UUID' } });
     const missing = await getJson(h, api(clinic.publicId, '/slots'));
     expect(missing.status).toBe(400);
@@ -154,7 +167,13 @@ describe('GET /api/v1/public/booking/<public_id> and /slots (no API key)', () =>
 
   it('answers 404 for an unknown public id', async () => {
     expectError(await getJson(h, api('no-such-page-here')), 404, { code: 'NOT_FOUND', message: 'Booking page not found' });
-    const slots = await getJson(h, api('no-such-page-here', `/slots?appointment_type_id=${clinic.typeId}&from=${encodeURIComponent(at(0, 0))}&to=${encodeURIComponent(at(1, 0))}`));
+    const slots = await getJson(
+      h,
+      api(
+        'no-such-page-here',
+        `/slots?appointment_type_id=${clinic.typeId}&from=${encodeURIComponent(at(0, 0))}&to=${encodeURIComponent(at(1, 0))}`,
+      ),
+    );
     expectError(slots, 404, { code: 'NOT_FOUND', message: 'Booking page not found' });
   });
 });
@@ -185,7 +204,12 @@ describe('POST /api/v1/public/booking/<public_id>/appointments', () => {
     expect(appointment.status).toBe(200);
     expect(appointment.body).toMatchObject({ appointment_type_id: clinic.typeId, status: 'scheduled', notes: 'First visit' });
     const contact = await getJson(h, `/api/v1/contacts/${appointment.body.customer_id}`, { key: clinic.key });
-    expect(contact.body).toMatchObject({ name: 'Grace Hopper', phone_number: phone, email: 'grace@example.com', metadata: { source: 'booking_page' } });
+    expect(contact.body).toMatchObject({
+      name: 'Grace Hopper',
+      phone_number: phone,
+      email: 'grace@example.com',
+      metadata: { source: 'booking_page' },
+    });
     // The other workspace sees none of it.
     const foreign = await getJson(h, `/api/v1/appointments/${answer.body.appointment_id}`, { key: other.key });
     expect(foreign.status).toBe(404);
@@ -195,7 +219,13 @@ describe('POST /api/v1/public/booking/<public_id>/appointments', () => {
     const phone = freshPhone();
     const existing = await sendJson(h, 'POST', '/api/v1/contacts', clinic.key, { name: 'Ana Silva', phone_number: phone });
     expect(existing.status).toBe(201);
-    const answer = await book(clinic.publicId, { appointment_type_id: clinic.typeId, start_at: at(0, 11), name: 'Someone Else', phone, email: 'else@example.com' });
+    const answer = await book(clinic.publicId, {
+      appointment_type_id: clinic.typeId,
+      start_at: at(0, 11),
+      name: 'Someone Else',
+      phone,
+      email: 'else@example.com',
+    });
     expect(answer.status).toBe(201);
     const appointment = await getJson(h, `/api/v1/appointments/${answer.body.appointment_id}`, { key: clinic.key });
     expect(appointment.body.customer_id).toBe(existing.body.id);
@@ -208,17 +238,34 @@ describe('POST /api/v1/public/booking/<public_id>/appointments', () => {
     const taken = `taken${Date.now()}@example.com`;
     expect((await sendJson(h, 'POST', '/api/v1/contacts', clinic.key, { name: 'Owner', email: taken })).status).toBe(201);
     const phone = freshPhone();
-    const answer = await book(clinic.publicId, { appointment_type_id: clinic.typeId, start_at: at(0, 11, 30), name: 'Newcomer', phone, email: taken });
+    const answer = await book(clinic.publicId, {
+      appointment_type_id: clinic.typeId,
+      start_at: at(0, 11, 30),
+      name: 'Newcomer',
+      phone,
+      email: taken,
+    });
     expect(answer.status).toBe(201);
-    expect(Object.keys(answer.body).sort()).toEqual(
-      ['appointment_id', 'appointment_type_name', 'end_at', 'local_end', 'local_start', 'start_at', 'time_zone'],
-    );
+    expect(Object.keys(answer.body).sort()).toEqual([
+      'appointment_id',
+      'appointment_type_name',
+      'end_at',
+      'local_end',
+      'local_start',
+      'start_at',
+      'time_zone',
+    ]);
     const created = await prisma.customer.findFirstOrThrow({ where: { company_id: clinic.workspaceId, phone_number: phone } });
     expect(created).toMatchObject({ name: 'Newcomer', email: null });
   });
 
   it('refuses a taken slot with 409 CONFLICT that names no other appointment, and leaves no new contact behind', async () => {
-    const first = await book(clinic.publicId, { appointment_type_id: clinic.typeId, start_at: at(1, 9), name: 'First', phone: freshPhone() });
+    const first = await book(clinic.publicId, {
+      appointment_type_id: clinic.typeId,
+      start_at: at(1, 9),
+      name: 'First',
+      phone: freshPhone(),
+    });
     expect(first.status).toBe(201);
     const phone = freshPhone();
     const second = await book(clinic.publicId, { appointment_type_id: clinic.typeId, start_at: at(1, 9), name: 'Second', phone });
@@ -226,7 +273,13 @@ describe('POST /api/v1/public/booking/<public_id>/appointments', () => {
     expect(JSON.stringify(second.body)).not.toContain(first.body.appointment_id);
     expect(await prisma.customer.count({ where: { company_id: clinic.workspaceId, phone_number: phone } })).toBe(0);
     // The taken slot is gone from the visitor's slots.
-    const slots = await getJson(h, api(clinic.publicId, `/slots?appointment_type_id=${clinic.typeId}&from=${encodeURIComponent(at(1, 0))}&to=${encodeURIComponent(at(2, 0))}`));
+    const slots = await getJson(
+      h,
+      api(
+        clinic.publicId,
+        `/slots?appointment_type_id=${clinic.typeId}&from=${encodeURIComponent(at(1, 0))}&to=${encodeURIComponent(at(2, 0))}`,
+      ),
+    );
     expect(slots.body.slots.map((slot: { start_at: string }) => slot.start_at)).not.toContain(new Date(at(1, 9)).toISOString());
   });
 
@@ -248,7 +301,10 @@ describe('POST /api/v1/public/booking/<public_id>/appointments', () => {
       code: 'VALIDATION_ERROR',
       details: { phone: 'must be an E.164 phone number such as +14155550123' },
     });
-    expectError(await book(clinic.publicId, { ...valid, name: '   ' }), 400, { code: 'VALIDATION_ERROR', details: { name: 'is required' } });
+    expectError(await book(clinic.publicId, { ...valid, name: '   ' }), 400, {
+      code: 'VALIDATION_ERROR',
+      details: { name: 'is required' },
+    });
     expectError(await book(clinic.publicId, { ...valid, email: 'not an address' }), 400, {
       code: 'VALIDATION_ERROR',
       details: { email: 'must be an email address' },
@@ -266,10 +322,15 @@ describe('POST /api/v1/public/booking/<public_id>/appointments', () => {
   it('under concurrent bookings keeps one contact per phone and one appointment per slot', async () => {
     const phone = freshPhone();
     const samePhone = await Promise.all(
-      [at(2, 9), at(2, 9, 30)].map((start_at) => book(clinic.publicId, { appointment_type_id: clinic.typeId, start_at, name: 'Twin', phone })),
+      [at(2, 9), at(2, 9, 30)].map((start_at) =>
+        book(clinic.publicId, { appointment_type_id: clinic.typeId, start_at, name: 'Twin', phone }),
+      ),
     );
     expect(samePhone.map((answer) => answer.status)).toEqual([201, 201]);
-    const contacts = await prisma.customer.findMany({ where: { company_id: clinic.workspaceId, phone_number: phone }, select: { id: true } });
+    const contacts = await prisma.customer.findMany({
+      where: { company_id: clinic.workspaceId, phone_number: phone },
+      select: { id: true },
+    });
     expect(contacts).toHaveLength(1);
     const [first, second] = await Promise.all(
       samePhone.map((answer) => getJson(h, `/api/v1/appointments/${answer.body.appointment_id}`, { key: clinic.key })),
@@ -278,7 +339,9 @@ describe('POST /api/v1/public/booking/<public_id>/appointments', () => {
 
     const phones = [freshPhone(), freshPhone()];
     const sameSlot = await Promise.all(
-      phones.map((racer) => book(clinic.publicId, { appointment_type_id: clinic.typeId, start_at: at(2, 14), name: 'Racer', phone: racer })),
+      phones.map((racer) =>
+        book(clinic.publicId, { appointment_type_id: clinic.typeId, start_at: at(2, 14), name: 'Racer', phone: racer }),
+      ),
     );
     expect(sameSlot.map((answer) => answer.status).sort()).toEqual([201, 409]);
     expect(await prisma.customer.count({ where: { company_id: clinic.workspaceId, phone_number: { in: phones } } })).toBe(1);
@@ -287,7 +350,10 @@ describe('POST /api/v1/public/booking/<public_id>/appointments', () => {
   it('accepts JSON only: a form post or text body gets 415 and books nothing', async () => {
     const before = await prisma.appointment.count({ where: { company_id: clinic.workspaceId } });
     for (const [type, body] of [
-      ['application/x-www-form-urlencoded', `appointment_type_id=${clinic.typeId}&start_at=${encodeURIComponent(at(1, 13))}&name=Form&phone=%2B15550000001`],
+      [
+        'application/x-www-form-urlencoded',
+        `appointment_type_id=${clinic.typeId}&start_at=${encodeURIComponent(at(1, 13))}&name=Form&phone=%2B15550000001`,
+      ],
       ['text/plain', JSON.stringify({ appointment_type_id: clinic.typeId, start_at: at(1, 13), name: 'Text', phone: '+15550000002' })],
       ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nForm\r\n--x--\r\n'],
     ]) {
@@ -316,7 +382,11 @@ describe('workspace isolation', () => {
     const page = await getJson(h, api(clinic.publicId), { key: other.key });
     expect(page.body.name).toBe(clinic && `Ada's <b>Clinic</b> & "Co"`);
     expect(page.headers.get('ratelimit-policy')).toMatch(/^"perip";/);
-    const answer = await book(clinic.publicId, { appointment_type_id: other.typeId, start_at: at(2, 10), name: 'Keyed', phone: freshPhone() }, { key: other.key });
+    const answer = await book(
+      clinic.publicId,
+      { appointment_type_id: other.typeId, start_at: at(2, 10), name: 'Keyed', phone: freshPhone() },
+      { key: other.key },
+    );
     expect(answer.status).toBe(404);
   });
 

@@ -33,7 +33,10 @@ async function clinicWithAppointments(name: string) {
 
 /** The feed's content lines, unfolded (RFC 5545 3.1: CRLF followed by a space continues a line). */
 function contentLines(body: string): string[] {
-  return body.replace(/\r\n[ \t]/g, '').split('\r\n').filter((line) => line !== '');
+  return body
+    .replace(/\r\n[ \t]/g, '')
+    .split('\r\n')
+    .filter((line) => line !== '');
 }
 
 function pathOf(url: string): string {
@@ -45,7 +48,10 @@ describe('calendar feed', async () => {
   const visit = await clinic.book('2030-07-01T09:00:00.000Z', 'Bring reports, x-rays; and\nthe referral letter \\ signed');
   const cancelled = await clinic.book('2030-07-02T13:30:00.000Z');
   await data(clinic.key, 'mutation($id: ID!) { appointmentCancel(id: $id) { id } }', { id: cancelled.id });
-  const { calendarFeedTokenRotate: issued } = await data<{ calendarFeedTokenRotate: { url: string; rotated_at: string } }>(clinic.key, ROTATE);
+  const { calendarFeedTokenRotate: issued } = await data<{ calendarFeedTokenRotate: { url: string; rotated_at: string } }>(
+    clinic.key,
+    ROTATE,
+  );
 
   it('issues a secret feed URL under the public base URL and records that a feed exists', async () => {
     expect(issued.url).toMatch(/^https:\/\/crm\.example\.test\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
@@ -68,9 +74,14 @@ describe('calendar feed', async () => {
     const lines = contentLines(body);
     expect(lines[0]).toBe('BEGIN:VCALENDAR');
     expect(lines.at(-1)).toBe('END:VCALENDAR');
-    expect(lines).toEqual(expect.arrayContaining(['VERSION:2.0', 'PRODID:-//messaging-crm//appointments//EN', 'X-WR-CALNAME:Feed clinic appointments']));
+    expect(lines).toEqual(
+      expect.arrayContaining(['VERSION:2.0', 'PRODID:-//messaging-crm//appointments//EN', 'X-WR-CALNAME:Feed clinic appointments']),
+    );
 
-    const events = body.split('BEGIN:VEVENT').slice(1).map((chunk) => contentLines(`BEGIN:VEVENT${chunk}`));
+    const events = body
+      .split('BEGIN:VEVENT')
+      .slice(1)
+      .map((chunk) => contentLines(`BEGIN:VEVENT${chunk}`));
     expect(events).toHaveLength(2);
     const [first, second] = events as [string[], string[]];
     expect(first).toEqual(
@@ -127,7 +138,10 @@ describe('booking widget embed metadata', async () => {
   await data(key, 'mutation { schedulingSettingsUpdate(time_zone: "Europe/Lisbon") { time_zone } }');
   const availability = '[{ weekday: friday, start: "10:00", end: "12:00" }]';
   await data(key, `mutation { appointmentTypeCreate(name: "Cleaning", duration_minutes: 30, availability: ${availability}) { id } }`);
-  await data(key, `mutation { appointmentTypeCreate(name: "Retired", duration_minutes: 30, active: false, availability: ${availability}) { id } }`);
+  await data(
+    key,
+    `mutation { appointmentTypeCreate(name: "Retired", duration_minutes: 30, active: false, availability: ${availability}) { id } }`,
+  );
   const WIDGET = '{ widgetEmbed { public_id time_zone booking_url html_snippet appointment_types { name duration_minutes } } }';
 
   it('gives the public id (not the internal id), the bookable types and an HTML snippet that frames the booking page', async () => {

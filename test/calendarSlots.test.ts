@@ -21,7 +21,12 @@ async function workspaceIn(timeZone: string) {
   return { key: workspace.api_key, customerId: customer.id };
 }
 
-async function createType(apiKey: string, duration: number, buffer: number, availability: { weekday: string; start: string; end: string }[]) {
+async function createType(
+  apiKey: string,
+  duration: number,
+  buffer: number,
+  availability: { weekday: string; start: string; end: string }[],
+) {
   const result = await data<{ appointmentTypeCreate: { id: string } }>(
     apiKey,
     `mutation($duration: Int!, $buffer: Int, $availability: [AvailabilityWindowInput!]!) {
@@ -146,7 +151,11 @@ describe('range rules', async () => {
     key,
     60,
     0,
-    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({ weekday, start: '00:00', end: '24:00' })),
+    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({
+      weekday,
+      start: '00:00',
+      end: '24:00',
+    })),
   );
 
   it('never offers a slot that has already begun', async () => {

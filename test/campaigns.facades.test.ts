@@ -32,7 +32,9 @@ async function serve() {
 }
 
 async function mcpClient(base: string, key: string) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
   const client = new Client({ name: 'campaign-test', version: '1.0.0' });
   await client.connect(transport);
   return {
@@ -95,7 +97,11 @@ describe('through MCP', () => {
       expect(campaign).toEqual(await operationResult(h, workspace.api_key, 'CampaignGet', { id }));
 
       const recipients = await ok('campaigns_recipients_list', { campaign_id: id });
-      expect(recipients['data'].map((recipient: { contact_name: string }) => recipient.contact_name).sort()).toEqual(['Ada', 'Grace', 'Hedy']);
+      expect(recipients['data'].map((recipient: { contact_name: string }) => recipient.contact_name).sort()).toEqual([
+        'Ada',
+        'Grace',
+        'Hedy',
+      ]);
       expect(recipients['data'].every((recipient: { message_id: string | null }) => recipient.message_id)).toBe(true);
       const csv = await ok('campaigns_export', { id });
       expect(csv['content'].trimEnd().split('\r\n')).toHaveLength(4);
@@ -110,10 +116,18 @@ describe('through MCP', () => {
   it('lists the campaign tools with read-only and destructive annotations by kind', () => {
     const campaignTools = TOOLS.filter((tool) => tool.name.startsWith('campaigns_'));
     expect(campaignTools.map((tool) => tool.name).sort()).toEqual(
-      ['cancel', 'create', 'delete', 'export', 'get', 'list', 'pause', 'recipients_list', 'resume', 'schedule', 'start', 'update'].map((action) => `campaigns_${action}`),
+      ['cancel', 'create', 'delete', 'export', 'get', 'list', 'pause', 'recipients_list', 'resume', 'schedule', 'start', 'update'].map(
+        (action) => `campaigns_${action}`,
+      ),
     );
     const kinds = Object.fromEntries(campaignTools.map((tool) => [tool.name, tool.kind]));
-    expect(kinds).toMatchObject({ campaigns_list: 'read', campaigns_get: 'read', campaigns_recipients_list: 'read', campaigns_export: 'read', campaigns_create: 'write' });
+    expect(kinds).toMatchObject({
+      campaigns_list: 'read',
+      campaigns_get: 'read',
+      campaigns_recipients_list: 'read',
+      campaigns_export: 'read',
+      campaigns_create: 'write',
+    });
     for (const action of ['update', 'delete', 'schedule', 'start', 'pause', 'resume', 'cancel']) {
       expect(ANNOTATIONS[kinds[`campaigns_${action}`]!]).toMatchObject({ destructiveHint: true, readOnlyHint: false });
     }
@@ -133,7 +147,12 @@ describe('through REST', () => {
       contactIds.push(contact.body.id);
     }
 
-    const created = await postJson(h, '/api/v1/campaigns', key, { name: 'Newsletter', template: REMINDER, audience_tag_id: tag.id, send_rate_per_minute: 60 });
+    const created = await postJson(h, '/api/v1/campaigns', key, {
+      name: 'Newsletter',
+      template: REMINDER,
+      audience_tag_id: tag.id,
+      send_rate_per_minute: 60,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as string;
     expect(created.body).toEqual(await operationResult(h, key, 'CampaignGet', { id }));
@@ -168,7 +187,9 @@ describe('through REST', () => {
     expect(recipients.body).toMatchObject({ data: [{ contact_id: contactIds.sort()[0], message_id: expect.any(String) }], has_more: true });
     const rest = await getJson(h, `/api/v1/campaigns/${id}/recipients?cursor=${recipients.body.next_cursor}`, { key });
     expect(rest.body).toMatchObject({ data: [{ contact_id: contactIds[1] }], has_more: false });
-    expect(rest.body).toEqual(await operationResult(h, key, 'CampaignRecipientsList', { campaign_id: id, cursor: recipients.body.next_cursor }));
+    expect(rest.body).toEqual(
+      await operationResult(h, key, 'CampaignRecipientsList', { campaign_id: id, cursor: recipients.body.next_cursor }),
+    );
 
     const csv = await getJson(h, `/api/v1/campaigns/${id}/export`, { key });
     expect(csv.body).toMatchObject({ filename: `campaign_${id}.csv`, content_type: 'text/csv; charset=utf-8' });
@@ -190,7 +211,12 @@ describe('through REST', () => {
     }));
     await h.db.prisma.customer.createMany({ data: contacts });
     await h.db.prisma.campaignRecipient.createMany({
-      data: contacts.map((contact) => ({ campaign_id: created.body.id, contact_id: contact.id, company_id: workspace.workspace_id, status: 'skipped' })),
+      data: contacts.map((contact) => ({
+        campaign_id: created.body.id,
+        contact_id: contact.id,
+        company_id: workspace.workspace_id,
+        status: 'skipped',
+      })),
     });
     const csv = await getJson(h, `/api/v1/campaigns/${created.body.id}/export`, { key });
     const [header, ...rows] = (csv.body.content as string).trimEnd().split('\r\n');
@@ -206,9 +232,18 @@ describe('through REST', () => {
       code: 'VALIDATION_ERROR',
       details: { audience_tag_id: 'give the audience: audience_tag_id or audience_contact_ids' },
     });
-    expectError(await postJson(h, '/api/v1/campaigns', key, { name: 'Rate', template: REMINDER, audience_tag_id: tag.id, send_rate_per_minute: 5000 }), 400, {
-      details: { send_rate_per_minute: 'must be between 1 and 1000' },
-    });
+    expectError(
+      await postJson(h, '/api/v1/campaigns', key, {
+        name: 'Rate',
+        template: REMINDER,
+        audience_tag_id: tag.id,
+        send_rate_per_minute: 5000,
+      }),
+      400,
+      {
+        details: { send_rate_per_minute: 'must be between 1 and 1000' },
+      },
+    );
     const created = await postJson(h, '/api/v1/campaigns', key, { name: 'Mine', template: REMINDER, audience_tag_id: tag.id });
     expectError(await postJson(h, `/api/v1/campaigns/${created.body.id}/schedule`, key, { scheduled_at: 'tomorrow' }), 400, {
       details: { scheduled_at: 'must be a valid DateTime' },
@@ -227,7 +262,10 @@ describe('through REST', () => {
       expectError(await sendJson(h, method, path, stranger.api_key), 404, { code: 'NOT_FOUND' });
     }
     const tagsOnly = await h.key(workspace.workspace_id, ['tags']);
-    expectError(await getJson(h, '/api/v1/campaigns', { key: tagsOnly }), 403, { code: 'INSUFFICIENT_SCOPE', details: { required_scope: ['campaigns'] } });
+    expectError(await getJson(h, '/api/v1/campaigns', { key: tagsOnly }), 403, {
+      code: 'INSUFFICIENT_SCOPE',
+      details: { required_scope: ['campaigns'] },
+    });
     expect((await getJson(h, `/api/v1/campaigns/${created.body.id}`, { key })).body).toMatchObject({ status: 'draft' });
   });
 });

@@ -38,7 +38,8 @@ async function started(count: number, extra: Record<string, unknown> = {}) {
   return { campaign, contacts, tag };
 }
 
-const recipientsOf = (campaignId: string) => prisma.campaignRecipient.findMany({ where: { campaign_id: campaignId }, orderBy: { contact_id: 'asc' } });
+const recipientsOf = (campaignId: string) =>
+  prisma.campaignRecipient.findMany({ where: { campaign_id: campaignId }, orderBy: { contact_id: 'asc' } });
 const statusOf = async (campaignId: string) => (await prisma.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status;
 const duplicates = (values: string[]) => values.filter((value, index) => values.indexOf(value) !== index);
 
@@ -88,7 +89,10 @@ describe('never twice', () => {
     void dying.tick();
     await expect.poll(async () => (await recipientsOf(campaign.id)).filter((recipient) => recipient.status === 'sending').length).toBe(1);
     const stuck = (await recipientsOf(campaign.id)).find((recipient) => recipient.status === 'sending')!;
-    expect(await prisma.message.findUniqueOrThrow({ where: { id: stuck.message_id! } })).toMatchObject({ status: 'pending', provider_message_id: null });
+    expect(await prisma.message.findUniqueOrThrow({ where: { id: stuck.message_id! } })).toMatchObject({
+      status: 'pending',
+      provider_message_id: null,
+    });
 
     // A new runner, once the dead one's lease has run out (60 s by this runner's clock).
     const restarted = testRunner(h.services, { clock: manualClock(new Date(Date.now() + 61_000)) });
@@ -97,9 +101,14 @@ describe('never twice', () => {
     expect(restarted.sends.recipients()).not.toContain(dying.sends.recipients()[0]);
     expect([...dying.sends.recipients(), ...restarted.sends.recipients()].sort()).toEqual(contacts.map((contact) => contact.wa_id).sort());
 
-    const settled = await prisma.campaignRecipient.findUniqueOrThrow({ where: { campaign_id_contact_id: { campaign_id: campaign.id, contact_id: stuck.contact_id } } });
+    const settled = await prisma.campaignRecipient.findUniqueOrThrow({
+      where: { campaign_id_contact_id: { campaign_id: campaign.id, contact_id: stuck.contact_id } },
+    });
     expect(settled).toMatchObject({ status: 'failed', error_code: 'SEND_OUTCOME_UNKNOWN', failed_at: expect.any(Date) });
-    expect(await prisma.message.findUniqueOrThrow({ where: { id: stuck.message_id! } })).toMatchObject({ status: 'failed', error_code: 'SEND_OUTCOME_UNKNOWN' });
+    expect(await prisma.message.findUniqueOrThrow({ where: { id: stuck.message_id! } })).toMatchObject({
+      status: 'failed',
+      error_code: 'SEND_OUTCOME_UNKNOWN',
+    });
   });
 
   it('a recipient whose message got an outcome before its runner died takes that outcome instead', async () => {
@@ -110,7 +119,10 @@ describe('never twice', () => {
     await expect.poll(async () => (await recipientsOf(campaign.id))[0]?.status).toBe('sending');
     const [stuck] = await recipientsOf(campaign.id);
     // What the dead runner's provider call achieved, recorded without the recipient (as a crash between the two would leave it).
-    await prisma.message.update({ where: { id: stuck!.message_id! }, data: { status: 'sent', provider_message_id: `wamid.${Date.now()}` } });
+    await prisma.message.update({
+      where: { id: stuck!.message_id! },
+      data: { status: 'sent', provider_message_id: `wamid.${Date.now()}` },
+    });
 
     const restarted = testRunner(h.services, { clock: manualClock(new Date(Date.now() + 61_000)) });
     expect(await runToEnd(h, restarted, campaign.id)).toBe('completed');
@@ -125,7 +137,10 @@ describe('never twice', () => {
     const lease = 1000;
     const one = testRunner(h.services, { leaseMs: lease });
     // Its clock is ahead by more than a lease: it takes the first runner for dead and its lease as run out.
-    const other = testRunner({ ...h.services, prisma: second.prisma }, { leaseMs: lease, clock: manualClock(new Date(Date.now() + 2 * lease)) });
+    const other = testRunner(
+      { ...h.services, prisma: second.prisma },
+      { leaseMs: lease, clock: manualClock(new Date(Date.now() + 2 * lease)) },
+    );
     one.sends.beforeSend(async () => {
       if (one.sends.sends.length === 2) await other.tick();
     });
@@ -198,31 +213,61 @@ describe('recipients follow their messages', () => {
     const runner = testRunner(h.services);
     expect(await runToEnd(h, runner, campaign.id)).toBe('completed');
 
-    await expect.poll(async () => (await run('CampaignGet', { id: campaign.id })).progress, { timeout: 5000 }).toMatchObject({ read: 2, failed: 1 });
+    await expect
+      .poll(async () => (await run('CampaignGet', { id: campaign.id })).progress, { timeout: 5000 })
+      .toMatchObject({ read: 2, failed: 1 });
     const recipients = await recipientsOf(campaign.id);
     const failed = recipients.find((recipient) => recipient.contact_id === unreachable.id)!;
-    expect(failed).toMatchObject({ status: 'failed', error_code: '131026', error_message: 'Message undeliverable', failed_at: expect.any(Date), sent_at: null });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error_code: '131026',
+      error_message: 'Message undeliverable',
+      failed_at: expect.any(Date),
+      sent_at: null,
+    });
     for (const recipient of recipients.filter((one) => one.contact_id !== unreachable.id)) {
-      expect(recipient).toMatchObject({ status: 'read', sent_at: expect.any(Date), delivered_at: expect.any(Date), read_at: expect.any(Date) });
+      expect(recipient).toMatchObject({
+        status: 'read',
+        sent_at: expect.any(Date),
+        delivered_at: expect.any(Date),
+        read_at: expect.any(Date),
+      });
       expect(contacts.map((contact) => contact.id)).toContain(recipient.contact_id);
     }
 
     // A late "delivered" report does not move a read recipient back.
     const read = recipients.find((recipient) => recipient.status === 'read')!;
     const message = await prisma.message.findUniqueOrThrow({ where: { id: read.message_id! } });
-    const ctx = integrationContext(h.services, { id: shop.integration_id, workspaceId: shop.workspace_id, provider: 'sandbox' }, 'req_test');
-    expect(await applyStatusUpdate(ctx, { providerMessageId: message.provider_message_id!, status: 'delivered', reference: null, error: null })).toEqual({ applied: false });
-    expect((await prisma.campaignRecipient.findUniqueOrThrow({ where: { campaign_id_contact_id: { campaign_id: campaign.id, contact_id: read.contact_id } } })).status).toBe('read');
+    const ctx = integrationContext(
+      h.services,
+      { id: shop.integration_id, workspaceId: shop.workspace_id, provider: 'sandbox' },
+      'req_test',
+    );
+    expect(
+      await applyStatusUpdate(ctx, { providerMessageId: message.provider_message_id!, status: 'delivered', reference: null, error: null }),
+    ).toEqual({ applied: false });
+    expect(
+      (
+        await prisma.campaignRecipient.findUniqueOrThrow({
+          where: { campaign_id_contact_id: { campaign_id: campaign.id, contact_id: read.contact_id } },
+        })
+      ).status,
+    ).toBe('read');
   });
 });
 
 describe('the audience', () => {
   it('is fixed when the campaign starts: contacts tagged later are not sent to, untagged ones still are; contacts without an address are skipped', async () => {
     const { campaign, contacts, tag } = await started(2);
-    const noAddress = await prisma.customer.create({ data: { company_id: shop.workspace_id, name: 'Email only', email: `e${Date.now()}@example.com` } });
+    const noAddress = await prisma.customer.create({
+      data: { company_id: shop.workspace_id, name: 'Email only', email: `e${Date.now()}@example.com` },
+    });
     const late = await prisma.customer.create({ data: { company_id: shop.workspace_id, name: 'Late', phone_number: uniquePhone() } });
     await rawData(key, 'mutation($c: ID!, $t: ID!) { tagAssign(customer_id: $c, tag_id: $t) { assigned } }', { c: late.id, t: tag.id });
-    await rawData(key, 'mutation($c: ID!, $t: ID!) { tagUnassign(customer_id: $c, tag_id: $t) { assigned } }', { c: contacts[0]!.id, t: tag.id });
+    await rawData(key, 'mutation($c: ID!, $t: ID!) { tagUnassign(customer_id: $c, tag_id: $t) { assigned } }', {
+      c: contacts[0]!.id,
+      t: tag.id,
+    });
     const runner = testRunner(h.services);
     expect(await runToEnd(h, runner, campaign.id)).toBe('completed');
     expect(runner.sends.recipients().sort()).toEqual(contacts.map((contact) => contact.wa_id).sort());
@@ -260,11 +305,18 @@ describe('a campaign that can no longer be sent', () => {
     await runner.tick();
     expect(runner.sends.sends).toHaveLength(0);
     const paused = await run('CampaignGet', { id: campaign.id });
-    expect(paused).toMatchObject({ status: 'paused', error_code: 'TEMPLATE_NOT_APPROVED', error_message: expect.stringContaining('PAUSED') });
+    expect(paused).toMatchObject({
+      status: 'paused',
+      error_code: 'TEMPLATE_NOT_APPROVED',
+      error_message: expect.stringContaining('PAUSED'),
+    });
     const refused = await rawError(key, print(operation('CampaignResume')), { id: campaign.id });
     expect(refused).toMatchObject({ status: 422, code: 'TEMPLATE_NOT_APPROVED' });
 
-    await prisma.campaign.update({ where: { id: campaign.id }, data: { template_name: REMINDER.name, template_parameters: REMINDER.parameters } });
+    await prisma.campaign.update({
+      where: { id: campaign.id },
+      data: { template_name: REMINDER.name, template_parameters: REMINDER.parameters },
+    });
     expect(await run('CampaignResume', { id: campaign.id })).toMatchObject({ status: 'running', error_code: null, error_message: null });
     expect(await runToEnd(h, runner, campaign.id)).toBe('completed');
     expect(runner.sends.sends).toHaveLength(2);

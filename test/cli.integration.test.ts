@@ -23,7 +23,17 @@ describe('the integration create command', () => {
   it('connects a WhatsApp phone number to a workspace and prints its verify token and webhook path', async () => {
     const workspace = await cli(['workspace', 'create', '--name', 'Acme', '--email', 'owner@acme.example', '--json']);
     const integration = await cli(
-      ['integration', 'create', '--workspace', workspace.workspace_id, '--phone-number-id', '106540352242922', '--business-account-id', '102290129340398', '--json'],
+      [
+        'integration',
+        'create',
+        '--workspace',
+        workspace.workspace_id,
+        '--phone-number-id',
+        '106540352242922',
+        '--business-account-id',
+        '102290129340398',
+        '--json',
+      ],
       { WHATSAPP_ACCESS_TOKEN: 'EAAGexample', WHATSAPP_APP_SECRET: 'app-secret' },
     );
     expect(integration).toEqual({

@@ -100,7 +100,12 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     const { stdout } = await cli('seed', '--contacts', '40', '--json');
     const seeded = JSON.parse(stdout);
     const counts = await asService(async (fetch) =>
-      (await fetch(seeded.api_key, '{ contacts(limit: 100) { data { id } } conversations(limit: 100) { data { id customer { name } } } tags { tags { name } } }')).json(),
+      (
+        await fetch(
+          seeded.api_key,
+          '{ contacts(limit: 100) { data { id } } conversations(limit: 100) { data { id customer { name } } } tags { tags { name } } }',
+        )
+      ).json(),
     );
     expect(counts.data.contacts.data).toHaveLength(40);
     expect(counts.data.conversations.data).toHaveLength(40);

@@ -12,7 +12,10 @@ describe(`migration ${CHANNELS}`, async () => {
   afterAll(() => db.close());
 
   it('backfills each identity of existing contacts as a primary channel', async () => {
-    await migrate(db.sql, readMigrations().filter((migration) => migration.name < CHANNELS));
+    await migrate(
+      db.sql,
+      readMigrations().filter((migration) => migration.name < CHANNELS),
+    );
     const [workspace] = await db.sql.query<{ id: string }>(
       `INSERT INTO workspaces (id, name, updated_at) VALUES ('0190f3a0-0000-7000-8000-000000000001', 'Old', now()) RETURNING id`,
     );
@@ -30,16 +33,23 @@ describe(`migration ${CHANNELS}`, async () => {
 
     expect(await migrate(db.sql)).toContain(CHANNELS);
 
-    const channels = await db.sql.query<{ id: string; customer_id: string; type: string; value: string; provider: string; is_primary: boolean }>(
-      'SELECT id, customer_id, type, value, provider, is_primary FROM contact_channels ORDER BY type',
-    );
+    const channels = await db.sql.query<{
+      id: string;
+      customer_id: string;
+      type: string;
+      value: string;
+      provider: string;
+      is_primary: boolean;
+    }>('SELECT id, customer_id, type, value, provider, is_primary FROM contact_channels ORDER BY type');
     expect(channels.map(({ id: _id, ...channel }) => channel)).toEqual([
       { customer_id: '0190f3a0-0000-7000-8000-000000000003', type: 'email', value: 'old@example.com', provider: 'email', is_primary: true },
       { customer_id: '0190f3a0-0000-7000-8000-000000000003', type: 'phone', value: '+15550001111', provider: 'whatsapp', is_primary: true },
       { customer_id: '0190f3a0-0000-7000-8000-000000000003', type: 'wa_id', value: '15550001111', provider: 'whatsapp', is_primary: true },
     ]);
     for (const { id } of channels) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const [customer] = await db.sql.query<{ email: string }>(`SELECT email FROM customers WHERE id = '0190f3a0-0000-7000-8000-000000000003'`);
+    const [customer] = await db.sql.query<{ email: string }>(
+      `SELECT email FROM customers WHERE id = '0190f3a0-0000-7000-8000-000000000003'`,
+    );
     expect(customer!.email).toBe('old@example.com');
   });
 });

@@ -63,7 +63,10 @@ describe('contactCreate', () => {
   });
 
   it('refuses an invalid phone, email or image_url with VALIDATION_ERROR and a reason per field', async () => {
-    const { body } = await harness.graphql(key, 'mutation { contactCreate(phone_number: "0800", email: "nope", image_url: "ftp://x") { id } }');
+    const { body } = await harness.graphql(
+      key,
+      'mutation { contactCreate(phone_number: "0800", email: "nope", image_url: "ftp://x") { id } }',
+    );
     expect(body.errors?.[0]?.extensions).toMatchObject({
       code: 'VALIDATION_ERROR',
       details: {
@@ -106,7 +109,10 @@ describe('contactUpdate', () => {
     const [first, second, third] = [newPhone(), newPhone(), newPhone()];
     const contact = (await create({ phone_number: first })).data!.contactCreate;
     const id = String(contact['id']);
-    await harness.graphql(key, `mutation($id: ID!, $v: String!) { contactChannelAdd(customer_id: $id, type: phone, value: $v) { id } }`, { id, v: second });
+    await harness.graphql(key, `mutation($id: ID!, $v: String!) { contactChannelAdd(customer_id: $id, type: phone, value: $v) { id } }`, {
+      id,
+      v: second,
+    });
 
     const changed = await harness.graphql<{ contactUpdate: { phone_number: string } }>(
       key,
@@ -151,7 +157,9 @@ describe('contact channels', () => {
     const detail = await harness.graphql<{ contact: { wa_id: string } }>(key, 'query($id: ID!) { contact(id: $id) { wa_id } }', { id });
     expect(detail.body.data!.contact.wa_id).toBe(channel['value']);
 
-    const removed = await harness.graphql(key, 'mutation($id: ID!) { contactChannelRemove(id: $id) { id deleted } }', { id: channel['id'] });
+    const removed = await harness.graphql(key, 'mutation($id: ID!) { contactChannelRemove(id: $id) { id deleted } }', {
+      id: channel['id'],
+    });
     expect(removed.body.data).toEqual({ contactChannelRemove: { id: channel['id'], deleted: true } });
     const after = await harness.graphql<{ contact: { wa_id: string } }>(key, 'query($id: ID!) { contact(id: $id) { wa_id } }', { id });
     expect(after.body.data!.contact.wa_id).toBe(contact['wa_id']);
@@ -160,9 +168,13 @@ describe('contact channels', () => {
 
   it('refuses a value that does not fit its type', async () => {
     const contact = (await create({ name: 'Typed' })).data!.contactCreate;
-    const { body } = await harness.graphql(key, 'mutation($id: ID!) { contactChannelAdd(customer_id: $id, type: email, value: "not-an-email") { id } }', {
-      id: contact['id'],
-    });
+    const { body } = await harness.graphql(
+      key,
+      'mutation($id: ID!) { contactChannelAdd(customer_id: $id, type: email, value: "not-an-email") { id } }',
+      {
+        id: contact['id'],
+      },
+    );
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: { value: 'must be an email address' } });
   });
 });
@@ -172,7 +184,16 @@ describe('contactsBulkImport', () => {
     const [phone, taken] = [newPhone(), newPhone()];
     await create({ phone_number: taken });
     const { body } = await harness.graphql<{
-      contactsBulkImport: { created: number; failed: number; results: { index: number; status: string; contact: { id: string; phone_number: string } | null; error: Record<string, unknown> | null }[] };
+      contactsBulkImport: {
+        created: number;
+        failed: number;
+        results: {
+          index: number;
+          status: string;
+          contact: { id: string; phone_number: string } | null;
+          error: Record<string, unknown> | null;
+        }[];
+      };
     }>(
       key,
       `mutation($rows: [ContactInput!]!) {
@@ -200,13 +221,19 @@ describe('contactsBulkImport', () => {
       [4, 'created', null],
     ]);
     expect(result.results[1]?.error).toMatchObject({ details: { email: 'must be an email address' } });
-    const search = await harness.graphql<{ contactSearch: { data: { name: string }[] } }>(key, 'query { contactSearch(q: "Row ") { data { name } } }');
+    const search = await harness.graphql<{ contactSearch: { data: { name: string }[] } }>(
+      key,
+      'query { contactSearch(q: "Row ") { data { name } } }',
+    );
     expect(search.body.data!.contactSearch.data.map((contact) => contact.name).sort()).toEqual(['Row 0', 'Row 4']);
   });
 
   it('refuses an empty import as a whole', async () => {
     const { body } = await harness.graphql(key, 'mutation { contactsBulkImport(contacts: []) { created } }');
-    expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: { contacts: 'must hold at least one contact' } });
+    expect(body.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { contacts: 'must hold at least one contact' },
+    });
   });
 });
 
@@ -215,7 +242,11 @@ describe('contactDelete', () => {
     const contact = (await create({ name: 'Leaving' })).data!.contactCreate;
     const id = String(contact['id']);
     await seedConversation(harness.db.prisma, workspace, id, { messages: ['hi', 'bye'] });
-    const { body } = await harness.graphql(key, 'mutation($id: ID!) { contactDelete(id: $id) { id deleted deleted_conversations deleted_messages } }', { id });
+    const { body } = await harness.graphql(
+      key,
+      'mutation($id: ID!) { contactDelete(id: $id) { id deleted deleted_conversations deleted_messages } }',
+      { id },
+    );
     expect(body.data).toEqual({ contactDelete: { id, deleted: true, deleted_conversations: 1, deleted_messages: 2 } });
     const again = await harness.graphql(key, 'query($id: ID!) { contact(id: $id) { id } }', { id });
     expect(again.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND' });

@@ -23,18 +23,22 @@ async function contact(name: string, email?: string) {
 describe('conversationSearch', () => {
   it("finds conversations by the contact's name or email, or by the text of a message, newest first", async () => {
     const tag = `z${Date.now()}`;
-    const byName = await seedConversation(harness.db.prisma, workspace, (await contact(`Grace ${tag}`)).id, { lastMessageAt: new Date(Date.now() - 3000) });
-    const byEmail = await seedConversation(harness.db.prisma, workspace, (await contact('Alan', `${tag}@example.com`)).id, { lastMessageAt: new Date(Date.now() - 2000) });
+    const byName = await seedConversation(harness.db.prisma, workspace, (await contact(`Grace ${tag}`)).id, {
+      lastMessageAt: new Date(Date.now() - 3000),
+    });
+    const byEmail = await seedConversation(harness.db.prisma, workspace, (await contact('Alan', `${tag}@example.com`)).id, {
+      lastMessageAt: new Date(Date.now() - 2000),
+    });
     const byMessage = await seedConversation(harness.db.prisma, workspace, (await contact('Edsger')).id, {
       messages: [`my order ${tag.toUpperCase()} is late`],
       lastMessageAt: new Date(Date.now() - 1000),
     });
     await seedConversation(harness.db.prisma, workspace, (await contact('Nobody')).id);
-    const { body } = await harness.graphql<{ conversationSearch: { data: { id: string; customer: { name: string } }[]; has_more: boolean } }>(
-      key,
-      'query($q: String!) { conversationSearch(q: $q, limit: 2) { data { id customer { name } } has_more next_cursor } }',
-      { q: tag },
-    );
+    const { body } = await harness.graphql<{
+      conversationSearch: { data: { id: string; customer: { name: string } }[]; has_more: boolean };
+    }>(key, 'query($q: String!) { conversationSearch(q: $q, limit: 2) { data { id customer { name } } has_more next_cursor } }', {
+      q: tag,
+    });
     expect(body.data!.conversationSearch.data.map((row) => row.id)).toEqual([byMessage.id, byEmail.id]);
     expect(body.data!.conversationSearch.has_more).toBe(true);
     const next = await harness.graphql<{ conversationSearch: { data: { id: string }[]; has_more: boolean } }>(
@@ -60,21 +64,38 @@ describe('conversationUpdate', () => {
     const mutation = `mutation($id: ID!, $user: ID, $on: Boolean, $details: JSON) {
       conversationUpdate(id: $id, assigned_user_id: $user, service_enabled: $on, details: $details) { assigned_user_id service_enabled details }
     }`;
-    const first = await harness.graphql(key, mutation, { id: conversation.id, user: workspace.user_id, on: true, details: { topic: 'billing' } });
-    expect(first.body.data).toEqual({ conversationUpdate: { assigned_user_id: workspace.user_id, service_enabled: true, details: { topic: 'billing' } } });
-    const second = await harness.graphql(key, 'mutation($id: ID!) { conversationUpdate(id: $id, assigned_user_id: null) { assigned_user_id service_enabled details } }', {
+    const first = await harness.graphql(key, mutation, {
       id: conversation.id,
+      user: workspace.user_id,
+      on: true,
+      details: { topic: 'billing' },
     });
-    expect(second.body.data).toEqual({ conversationUpdate: { assigned_user_id: null, service_enabled: true, details: { topic: 'billing' } } });
+    expect(first.body.data).toEqual({
+      conversationUpdate: { assigned_user_id: workspace.user_id, service_enabled: true, details: { topic: 'billing' } },
+    });
+    const second = await harness.graphql(
+      key,
+      'mutation($id: ID!) { conversationUpdate(id: $id, assigned_user_id: null) { assigned_user_id service_enabled details } }',
+      {
+        id: conversation.id,
+      },
+    );
+    expect(second.body.data).toEqual({
+      conversationUpdate: { assigned_user_id: null, service_enabled: true, details: { topic: 'billing' } },
+    });
   });
 
   it('refuses an assignee who is not a user of the workspace', async () => {
     const other = await harness.workspace();
     const conversation = await seedConversation(harness.db.prisma, workspace, (await contact('Guarded')).id);
-    const { body } = await harness.graphql(key, 'mutation($id: ID!, $user: ID) { conversationUpdate(id: $id, assigned_user_id: $user) { id } }', {
-      id: conversation.id,
-      user: other.user_id,
-    });
+    const { body } = await harness.graphql(
+      key,
+      'mutation($id: ID!, $user: ID) { conversationUpdate(id: $id, assigned_user_id: $user) { id } }',
+      {
+        id: conversation.id,
+        user: other.user_id,
+      },
+    );
     expect(body.errors?.[0]?.extensions).toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { assigned_user_id: 'must be the id of a user of this workspace' },
@@ -116,8 +137,20 @@ describe('conversation status transitions', () => {
 });
 
 describe.each([
-  { kind: 'note', list: 'conversationNotes', create: 'conversationNoteCreate', update: 'conversationNoteUpdate', remove: 'conversationNoteDelete' },
-  { kind: 'summary', list: 'conversationSummaries', create: 'conversationSummaryCreate', update: 'conversationSummaryUpdate', remove: 'conversationSummaryDelete' },
+  {
+    kind: 'note',
+    list: 'conversationNotes',
+    create: 'conversationNoteCreate',
+    update: 'conversationNoteUpdate',
+    remove: 'conversationNoteDelete',
+  },
+  {
+    kind: 'summary',
+    list: 'conversationSummaries',
+    create: 'conversationSummaryCreate',
+    update: 'conversationSummaryUpdate',
+    remove: 'conversationSummaryDelete',
+  },
 ])('conversation $kind records', ({ list, create, update, remove }) => {
   it('creates, lists newest first with paging, updates and deletes them', async () => {
     const conversation = await seedConversation(harness.db.prisma, workspace, (await contact('Recorded')).id);
@@ -148,14 +181,22 @@ describe.each([
 
   it("refuses an empty body, and another workspace's records answer NOT_FOUND", async () => {
     const conversation = await seedConversation(harness.db.prisma, workspace, (await contact('Guarded records')).id);
-    const empty = await harness.graphql(key, `mutation($c: ID!) { ${create}(conversation_id: $c, body: "  ") { id } }`, { c: conversation.id });
+    const empty = await harness.graphql(key, `mutation($c: ID!) { ${create}(conversation_id: $c, body: "  ") { id } }`, {
+      c: conversation.id,
+    });
     expect(empty.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: { body: 'must not be empty' } });
 
     const other = await harness.workspace();
-    const created = await harness.graphql<Record<string, { id: string }>>(key, `mutation($c: ID!) { ${create}(conversation_id: $c, body: "mine") { id } }`, {
+    const created = await harness.graphql<Record<string, { id: string }>>(
+      key,
+      `mutation($c: ID!) { ${create}(conversation_id: $c, body: "mine") { id } }`,
+      {
+        c: conversation.id,
+      },
+    );
+    const foreignList = await harness.graphql(other.api_key, `query($c: ID!) { ${list}(conversation_id: $c) { data { id } } }`, {
       c: conversation.id,
     });
-    const foreignList = await harness.graphql(other.api_key, `query($c: ID!) { ${list}(conversation_id: $c) { data { id } } }`, { c: conversation.id });
     expect(foreignList.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND' });
     const foreignUpdate = await harness.graphql(other.api_key, `mutation($id: ID!) { ${update}(id: $id, body: "x") { id } }`, {
       id: created.body.data![create]!.id,
@@ -166,8 +207,12 @@ describe.each([
 
 it('a note records the user behind the API key that wrote it', async () => {
   const conversation = await seedConversation(harness.db.prisma, workspace, (await contact('Authored')).id);
-  const { body } = await harness.graphql(key, 'mutation($c: ID!) { conversationNoteCreate(conversation_id: $c, body: "call back") { author_user_id } }', {
-    c: conversation.id,
-  });
+  const { body } = await harness.graphql(
+    key,
+    'mutation($c: ID!) { conversationNoteCreate(conversation_id: $c, body: "call back") { author_user_id } }',
+    {
+      c: conversation.id,
+    },
+  );
   expect(body.data).toEqual({ conversationNoteCreate: { author_user_id: workspace.user_id } });
 });

@@ -41,7 +41,14 @@ describe('resources', () => {
       '{ users { id name email role status createdAt } }',
     );
     expect(body.data!.users).toEqual([
-      { id: ws.user_id, name: null, email: expect.stringContaining('@example.com'), role: 'admin', status: 'active', createdAt: expect.stringMatching(ISO) },
+      {
+        id: ws.user_id,
+        name: null,
+        email: expect.stringContaining('@example.com'),
+        role: 'admin',
+        status: 'active',
+        createdAt: expect.stringMatching(ISO),
+      },
     ]);
   });
 
@@ -72,7 +79,9 @@ describe('resources', () => {
   });
 
   it('lists conversations in the {data, next_cursor, has_more} envelope, each embedding its customer', async () => {
-    const { body } = await harness.graphql<{ conversations: { data: Record<string, unknown>[]; next_cursor: string | null; has_more: boolean } }>(
+    const { body } = await harness.graphql<{
+      conversations: { data: Record<string, unknown>[]; next_cursor: string | null; has_more: boolean };
+    }>(
       ws.api_key,
       `{ conversations { has_more next_cursor data { id company_id customer_id agent_id integration_id session_id provider status
         service_enabled assigned_user_id details last_message_at external_conversation_id created_at updated_at
@@ -105,7 +114,10 @@ describe('resources', () => {
   });
 
   it('lists tags by name under {tags}', async () => {
-    const { body } = await harness.graphql<{ tags: { tags: { name: string; color: string | null }[] } }>(ws.api_key, '{ tags { tags { name color } } }');
+    const { body } = await harness.graphql<{ tags: { tags: { name: string; color: string | null }[] } }>(
+      ws.api_key,
+      '{ tags { tags { name color } } }',
+    );
     expect(body.data!.tags.tags).toEqual([
       { name: 'lead', color: null },
       { name: 'vip', color: '#d4af37' },
@@ -137,14 +149,21 @@ describe('search and filters', () => {
 
   it('filters contacts by tag', async () => {
     const other = await prisma.customer.create({ data: { company_id: ws.workspace_id, name: 'No Tags' } });
-    const tagged = await harness.graphql<{ contacts: { data: { id: string }[] } }>(ws.api_key, 'query($t: ID) { contacts(tag_id: $t) { data { id } } }', { t: vip.id });
+    const tagged = await harness.graphql<{ contacts: { data: { id: string }[] } }>(
+      ws.api_key,
+      'query($t: ID) { contacts(tag_id: $t) { data { id } } }',
+      { t: vip.id },
+    );
     expect(tagged.body.data!.contacts.data.map((contact) => contact.id)).toEqual([ana.id]);
     const all = await harness.graphql<{ contacts: { data: { id: string }[] } }>(ws.api_key, '{ contacts { data { id } } }');
     expect(all.body.data!.contacts.data.map((contact) => contact.id)).toEqual([other.id, ana.id]);
   });
 
-  it('accepts the guides\' status open as active', async () => {
-    const { body } = await harness.graphql<{ conversations: { data: { id: string }[] } }>(ws.api_key, '{ conversations(status: "open") { data { id } } }');
+  it("accepts the guides' status open as active", async () => {
+    const { body } = await harness.graphql<{ conversations: { data: { id: string }[] } }>(
+      ws.api_key,
+      '{ conversations(status: "open") { data { id } } }',
+    );
     expect(body.data!.conversations.data.map((row) => row.id)).toEqual([conversation.id]);
   });
 });
@@ -154,8 +173,16 @@ describe('validation', () => {
     ['limit above 100', '{ contacts(limit: 101) { has_more } }', { limit: 'must be between 1 and 100' }],
     ['limit below 1', '{ conversations(limit: 0) { has_more } }', { limit: 'must be between 1 and 100' }],
     ['a cursor that is not a uuid', '{ contacts(cursor: "abc") { has_more } }', { cursor: 'must be a UUID' }],
-    ['an unknown status', '{ conversations(status: "archived") { has_more } }', { status: 'must be one of active, closed, pending (or open)' }],
-    ['a before that is not a date-time', '{ conversations(before: "yesterday") { has_more } }', { before: 'must be an ISO 8601 date-time or a next_cursor value' }],
+    [
+      'an unknown status',
+      '{ conversations(status: "archived") { has_more } }',
+      { status: 'must be one of active, closed, pending (or open)' },
+    ],
+    [
+      'a before that is not a date-time',
+      '{ conversations(before: "yesterday") { has_more } }',
+      { before: 'must be an ISO 8601 date-time or a next_cursor value' },
+    ],
     ['an empty q', '{ contactSearch(q: "") { has_more } }', { q: 'must be at least 1 character' }],
   ])('answers VALIDATION_ERROR with a reason per field for %s', async (_case, query, details) => {
     const { status, body } = await harness.graphql(ws.api_key, query);
@@ -195,7 +222,9 @@ describe('pagination', () => {
     const times = [same, same, same, new Date('2026-11-02T00:00:00.000Z'), null, null];
     const ids = [];
     for (const last_message_at of times) {
-      const row = await prisma.conversation.create({ data: { company_id: paged.workspace_id, customer_id: customer.id, provider: 'sandbox', last_message_at } });
+      const row = await prisma.conversation.create({
+        data: { company_id: paged.workspace_id, customer_id: customer.id, provider: 'sandbox', last_message_at },
+      });
       ids.push(row.id);
     }
     const seen: string[] = [];
@@ -220,7 +249,10 @@ describe('pagination', () => {
       '{ conversations(before: "2026-11-20T10:00:00.001Z") { data { id } } }',
     );
     expect(body.data!.conversations.data.map((row) => row.id)).toEqual([conversation.id]);
-    const none = await harness.graphql<{ conversations: { data: unknown[] } }>(ws.api_key, '{ conversations(before: "2026-11-20T10:00:00Z") { data { id } } }');
+    const none = await harness.graphql<{ conversations: { data: unknown[] } }>(
+      ws.api_key,
+      '{ conversations(before: "2026-11-20T10:00:00Z") { data { id } } }',
+    );
     expect(none.body.data!.conversations.data).toEqual([]);
   });
 });

@@ -38,9 +38,15 @@ describe('unknown routes', () => {
   it('masks unexpected errors: no stack trace, SQL or internal message reaches the client', async () => {
     const ws = await harness.workspace();
     const broken = createApp(
-      { ...harness.services, prisma: new Proxy(harness.services.prisma, {
-        get: (target, property) => (property === 'user' ? { findMany: () => Promise.reject(new Error('relation "users" SELECT secret')) } : Reflect.get(target, property)),
-      }) },
+      {
+        ...harness.services,
+        prisma: new Proxy(harness.services.prisma, {
+          get: (target, property) =>
+            property === 'user'
+              ? { findMany: () => Promise.reject(new Error('relation "users" SELECT secret')) }
+              : Reflect.get(target, property),
+        }),
+      },
       { graphiql: false, logger: createLogger('silent') },
     );
     const response = await broken.yoga.fetch('http://service.test/graphql', {

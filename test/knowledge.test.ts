@@ -15,7 +15,8 @@ const FIELDS = 'id title content source_filename source_content_type created_at 
 const CREATE = `mutation($title: String!, $content: String!) { knowledgeDocumentCreate(title: $title, content: $content) { ${FIELDS} } }`;
 const UPLOAD = `mutation($b64: String!, $filename: String!, $type: String!, $title: String) {
   knowledgeDocumentUpload(content_base64: $b64, filename: $filename, content_type: $type, title: $title) { ${FIELDS} } }`;
-const SEARCH = 'query($q: String!, $limit: Int) { knowledgeSearch(q: $q, limit: $limit) { results { rank snippet document { id title } } } }';
+const SEARCH =
+  'query($q: String!, $limit: Int) { knowledgeSearch(q: $q, limit: $limit) { results { rank snippet document { id title } } } }';
 
 type Document = { id: string; title: string; content: string; source_filename: string | null; source_content_type: string | null };
 type Search = { knowledgeSearch: { results: { rank: number; snippet: string; document: { id: string; title: string } }[] } };
@@ -27,17 +28,27 @@ async function create(apiKey: string, title: string, content: string) {
 }
 
 async function upload(filename: string, type: string, content: string | Buffer, title?: string) {
-  return (await data<{ knowledgeDocumentUpload: Document }>(key, UPLOAD, { b64: base64(content), filename, type, title })).knowledgeDocumentUpload;
+  return (await data<{ knowledgeDocumentUpload: Document }>(key, UPLOAD, { b64: base64(content), filename, type, title }))
+    .knowledgeDocumentUpload;
 }
 
 describe('creating documents', () => {
   it('creates a document from text', async () => {
     const document = await create(key, 'Opening hours', 'We are open Monday to Saturday, 9:00 to 18:00.');
-    expect(document).toMatchObject({ title: 'Opening hours', content: 'We are open Monday to Saturday, 9:00 to 18:00.', source_filename: null, source_content_type: null });
+    expect(document).toMatchObject({
+      title: 'Opening hours',
+      content: 'We are open Monday to Saturday, 9:00 to 18:00.',
+      source_filename: null,
+      source_content_type: null,
+    });
   });
 
   it('reads a plain-text upload; the title defaults to the file name without its extension', async () => {
-    const document = await upload('C:\\docs\\shipping-policy.txt', 'text/plain; charset=utf-8', 'Orders ship within 2 business days. Café orders ship faster.');
+    const document = await upload(
+      'C:\\docs\\shipping-policy.txt',
+      'text/plain; charset=utf-8',
+      'Orders ship within 2 business days. Café orders ship faster.',
+    );
     expect(document).toMatchObject({
       title: 'shipping-policy',
       content: 'Orders ship within 2 business days. Café orders ship faster.',
@@ -60,7 +71,9 @@ describe('creating documents', () => {
       <ul><li>Keep the invoice</li><li>Register online</li></ul></body></html>`;
     const document = await upload('warranty.html', 'text/html', html);
     expect(document.source_content_type).toBe('text/html');
-    expect(document.content).toBe('Warranty\n\nEvery kettle has a two-year warranty. Claim it here.\n\n * Keep the invoice\n * Register online');
+    expect(document.content).toBe(
+      'Warranty\n\nEvery kettle has a two-year warranty. Claim it here.\n\n * Keep the invoice\n * Register online',
+    );
     expect(document.content).not.toMatch(/stolen|xss|alert|evil|color|<|>/);
   });
 
@@ -71,7 +84,12 @@ describe('creating documents', () => {
   });
 
   it.each([
-    ['an unsupported content type', { type: 'application/pdf' }, 'content_type', 'must be one of text/plain, text/markdown, text/x-markdown, text/html'],
+    [
+      'an unsupported content type',
+      { type: 'application/pdf' },
+      'content_type',
+      'must be one of text/plain, text/markdown, text/x-markdown, text/html',
+    ],
     ['content that is not base64', { b64: 'not base64!' }, 'content_base64', 'must be base64-encoded'],
     ['bytes that are not UTF-8', { b64: Buffer.from([0xff, 0xfe, 0xfd]).toString('base64') }, 'content_base64', 'is not valid utf-8 text'],
     ['an HTML file without text', { b64: base64('<script>alert(1)</script>'), type: 'text/html' }, 'content_base64', 'contains no text'],
@@ -83,9 +101,17 @@ describe('creating documents', () => {
 
   it('refuses a file over 1 MiB and a text over 256 KiB with PAYLOAD_TOO_LARGE (413)', async () => {
     const file = await error(key, UPLOAD, { b64: base64(Buffer.alloc(1024 * 1024 + 1, 'a')), filename: 'big.txt', type: 'text/plain' });
-    expect(file).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', details: { content_base64: 'must decode to at most 1048576 bytes' } });
+    expect(file).toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      details: { content_base64: 'must decode to at most 1048576 bytes' },
+    });
     const text = await error(key, CREATE, { title: 'Big', content: 'word '.repeat(60_000) });
-    expect(text).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', details: { content: expect.stringContaining('at most 262144 bytes') } });
+    expect(text).toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      details: { content: expect.stringContaining('at most 262144 bytes') },
+    });
     const extracted = await error(key, UPLOAD, { b64: base64('x'.repeat(300_000)), filename: 'long.txt', type: 'text/plain' });
     expect(extracted).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
@@ -102,7 +128,8 @@ describe('list, get, update, delete', async () => {
   const first = await create(crudKey, 'First', 'one');
   const second = await create(crudKey, 'Second', 'two');
   const third = await create(crudKey, 'Third', 'three');
-  const LIST = 'query($limit: Int, $cursor: ID) { knowledgeDocuments(limit: $limit, cursor: $cursor) { data { id title } next_cursor has_more } }';
+  const LIST =
+    'query($limit: Int, $cursor: ID) { knowledgeDocuments(limit: $limit, cursor: $cursor) { data { id title } next_cursor has_more } }';
   type Page = { knowledgeDocuments: { data: { id: string; title: string }[]; next_cursor: string | null; has_more: boolean } };
 
   it('lists newest first and pages with next_cursor', async () => {
@@ -117,21 +144,32 @@ describe('list, get, update, delete', async () => {
     const got = await data(crudKey, `query($id: ID!) { knowledgeDocument(id: $id) { ${FIELDS} } }`, { id: second.id });
     expect(got['knowledgeDocument']).toMatchObject({ id: second.id, title: 'Second', content: 'two' });
 
-    const updated = await data(crudKey, 'mutation($id: ID!) { knowledgeDocumentUpdate(id: $id, content: "Parking is free for customers") { title content } }', { id: second.id });
+    const updated = await data(
+      crudKey,
+      'mutation($id: ID!) { knowledgeDocumentUpdate(id: $id, content: "Parking is free for customers") { title content } }',
+      { id: second.id },
+    );
     expect(updated['knowledgeDocumentUpdate']).toEqual({ title: 'Second', content: 'Parking is free for customers' });
     const found = await data<Search>(crudKey, SEARCH, { q: 'parking' });
     expect(found.knowledgeSearch.results.map((result) => result.document.id)).toEqual([second.id]);
 
     const deleted = await data(crudKey, 'mutation($id: ID!) { knowledgeDocumentDelete(id: $id) { id title } }', { id: third.id });
     expect(deleted['knowledgeDocumentDelete']).toEqual({ id: third.id, title: 'Third' });
-    expect(await error(crudKey, 'query($id: ID!) { knowledgeDocument(id: $id) { id } }', { id: third.id })).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await error(crudKey, 'query($id: ID!) { knowledgeDocument(id: $id) { id } }', { id: third.id })).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
   });
 });
 
 describe('full-text search', async () => {
   const workspace = await harness.workspace('Knowledge search');
   const searchKey = workspace.api_key;
-  const delivery = await create(searchKey, 'Delivery times', 'Deliveries to Lisbon take one day. Deliveries to the islands take three days.');
+  const delivery = await create(
+    searchKey,
+    'Delivery times',
+    'Deliveries to Lisbon take one day. Deliveries to the islands take three days.',
+  );
   const returns = await create(searchKey, 'Returns', 'Items can be returned within 30 days. A delivery fee applies to returned items.');
   const payments = await create(searchKey, 'Payments', 'We accept cards and bank transfers. No cash on delivery.');
   const hours = await create(searchKey, 'Opening hours', 'Monday to Friday from nine to six.');
@@ -154,7 +192,8 @@ describe('full-text search', async () => {
   });
 
   it('understands web-search syntax: quoted phrases, OR and -excluded words', async () => {
-    const ids = async (q: string) => (await data<Search>(searchKey, SEARCH, { q })).knowledgeSearch.results.map((result) => result.document.id);
+    const ids = async (q: string) =>
+      (await data<Search>(searchKey, SEARCH, { q })).knowledgeSearch.results.map((result) => result.document.id);
     expect(await ids('"cash on delivery"')).toEqual([payments.id]);
     expect(await ids('delivery -returned')).toEqual(expect.arrayContaining([delivery.id, payments.id]));
     expect(await ids('delivery -returned')).not.toContain(returns.id);
@@ -175,14 +214,21 @@ describe('workspace isolation and scope', async () => {
   it("never finds, shows, updates or deletes another workspace's documents", async () => {
     const search = await data<Search>(other.api_key, SEARCH, { q: 'discount' });
     expect(search.knowledgeSearch.results).toEqual([]);
-    const list = await data<{ knowledgeDocuments: { data: unknown[] } }>(other.api_key, '{ knowledgeDocuments(limit: 100) { data { id } } }');
+    const list = await data<{ knowledgeDocuments: { data: unknown[] } }>(
+      other.api_key,
+      '{ knowledgeDocuments(limit: 100) { data { id } } }',
+    );
     expect(list.knowledgeDocuments.data).toEqual([]);
     for (const query of [
       'query($id: ID!) { knowledgeDocument(id: $id) { id } }',
       'mutation($id: ID!) { knowledgeDocumentUpdate(id: $id, title: "Mine now") { id } }',
       'mutation($id: ID!) { knowledgeDocumentDelete(id: $id) { id } }',
     ]) {
-      expect(await error(other.api_key, query, { id: secret.id })).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'Knowledge document not found' });
+      expect(await error(other.api_key, query, { id: secret.id })).toMatchObject({
+        status: 404,
+        code: 'NOT_FOUND',
+        message: 'Knowledge document not found',
+      });
     }
     const own = await data<Search>(key, SEARCH, { q: 'discount' });
     expect(own.knowledgeSearch.results.map((result) => result.document.id)).toEqual([secret.id]);

@@ -116,11 +116,15 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
     for (const entry of TOOLS) {
       const tool = tools.find((candidate) => candidate.name === entry.name)!;
-      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver|schedule|start|pause|resume)$/);
+      expect(tool.name).toMatch(
+        /^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver|schedule|start|pause|resume)$/,
+      );
       expect(tool.description).toBe(entry.description);
       expect(tool.annotations).toEqual(ANNOTATIONS[entry.kind]);
       expect(tool.inputSchema.type).toBe('object');
-      const variables = (operationDefinition(entry.operation).variableDefinitions ?? []).map((definition) => definition.variable.name.value);
+      const variables = (operationDefinition(entry.operation).variableDefinitions ?? []).map(
+        (definition) => definition.variable.name.value,
+      );
       expect(Object.keys(tool.inputSchema.properties ?? {}), entry.name).toEqual(variables);
     }
     const update = tools.find((tool) => tool.name === 'contacts_update')!;
@@ -137,7 +141,13 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     const client = await connect(transport, workspace.api_key);
     const number = phone();
     const created = await ok(client, 'contacts_create', { name: 'Ada Lovelace', phone_number: number, email: 'ADA@example.com' });
-    expect(created).toMatchObject({ name: 'Ada Lovelace', phone_number: number, email: 'ada@example.com', tags: [], conversation_count: 0 });
+    expect(created).toMatchObject({
+      name: 'Ada Lovelace',
+      phone_number: number,
+      email: 'ada@example.com',
+      tags: [],
+      conversation_count: 0,
+    });
     const id = created['id'] as string;
 
     const fetched = await ok(client, 'contacts_get', { id });
@@ -146,7 +156,10 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
 
     expect((await ok(client, 'contacts_list', { limit: 5 }))['data'][0]).toMatchObject({ id });
     expect((await ok(client, 'contacts_search', { q: 'lovelace' }))['data']).toEqual([expect.objectContaining({ id })]);
-    expect(await ok(client, 'contacts_update', { id, name: 'Ada King', notes: 'prefers email' })).toMatchObject({ name: 'Ada King', notes: 'prefers email' });
+    expect(await ok(client, 'contacts_update', { id, name: 'Ada King', notes: 'prefers email' })).toMatchObject({
+      name: 'Ada King',
+      notes: 'prefers email',
+    });
 
     const channel = await ok(client, 'contact_channels_add', { customer_id: id, type: 'wa_id', value: number.slice(1) });
     expect(channel).toMatchObject({ type: 'wa_id', is_primary: true, provider: 'sandbox' });
@@ -154,14 +167,26 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(await ok(client, 'contact_channels_remove', { id: channel['id'] })).toEqual({ id: channel['id'], deleted: true });
 
     const imported = await ok(client, 'contacts_bulk_import', {
-      contacts: [{ name: 'Imported One', email: `one.${transport.length}.${Date.now()}@example.com` }, { name: 'Dup', phone_number: number }],
+      contacts: [
+        { name: 'Imported One', email: `one.${transport.length}.${Date.now()}@example.com` },
+        { name: 'Dup', phone_number: number },
+      ],
     });
     expect(imported).toMatchObject({ created: 1, failed: 1 });
-    expect(imported['results'][1]).toMatchObject({ index: 1, status: 'failed', contact: null, error: { code: 'CONFLICT', details: { contact_id: id } } });
+    expect(imported['results'][1]).toMatchObject({
+      index: 1,
+      status: 'failed',
+      contact: null,
+      error: { code: 'CONFLICT', details: { contact_id: id } },
+    });
 
     const tag = await ok(client, 'tags_create', { name: `vip ${transport}`, color: '#1e88e5' });
     expect((await ok(client, 'tags_list'))['tags']).toEqual(expect.arrayContaining([expect.objectContaining({ id: tag['id'] })]));
-    expect(await ok(client, 'tags_assign', { customer_id: id, tag_id: tag['id'] })).toEqual({ customer_id: id, tag_id: tag['id'], assigned: true });
+    expect(await ok(client, 'tags_assign', { customer_id: id, tag_id: tag['id'] })).toEqual({
+      customer_id: id,
+      tag_id: tag['id'],
+      assigned: true,
+    });
     expect((await ok(client, 'contacts_get', { id }))['tags']).toEqual([`vip ${transport}`]);
     expect(await ok(client, 'tags_unassign', { customer_id: id, tag_id: tag['id'] })).toMatchObject({ assigned: false });
 
@@ -175,9 +200,16 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     const contact = await ok(client, 'contacts_create', { name: `Hedy ${transport}`, wa_id: `4477${Date.now() % 10_000_000}` });
     const open = await seedConversation(harness.db.prisma, workspace, contact['id'], { lastMessageAt: new Date() });
     const sent = await ok(client, 'messages_send', { conversation_id: open.id, body: 'Your parcel is on its way' });
-    expect(sent['message']).toMatchObject({ conversation_id: open.id, body: 'Your parcel is on its way', direction: 'outbound', status: 'sent' });
+    expect(sent['message']).toMatchObject({
+      conversation_id: open.id,
+      body: 'Your parcel is on its way',
+      direction: 'outbound',
+      status: 'sent',
+    });
 
-    const stale = await seedConversation(harness.db.prisma, workspace, contact['id'], { lastMessageAt: new Date(Date.now() - 25 * 3600_000) });
+    const stale = await seedConversation(harness.db.prisma, workspace, contact['id'], {
+      lastMessageAt: new Date(Date.now() - 25 * 3600_000),
+    });
     const refused = await failure(client, 'messages_send', { conversation_id: stale.id, body: 'Hello again' });
     expect(refused).toMatchObject({ code: 'MESSAGING_WINDOW_CLOSED', details: { window_closed_at: expect.any(String) } });
 
@@ -192,18 +224,35 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(viaTemplate['message']).toMatchObject({ status: 'sent', direction: 'outbound' });
   });
 
-  it('books an appointment into a free slot, adds and searches knowledge, and reads the week\'s metrics', async () => {
+  it("books an appointment into a free slot, adds and searches knowledge, and reads the week's metrics", async () => {
     const client = await connect(transport, workspace.api_key);
-    const everyDay = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
-    const type = await ok(client, 'appointment_types_create', { name: `Fitting ${transport}`, duration_minutes: 30, buffer_minutes: 10, availability: everyDay });
+    const everyDay = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekday) => ({
+      weekday,
+      start: '00:00',
+      end: '24:00',
+    }));
+    const type = await ok(client, 'appointment_types_create', {
+      name: `Fitting ${transport}`,
+      duration_minutes: 30,
+      buffer_minutes: 10,
+      availability: everyDay,
+    });
     const from = new Date(Date.now() + 24 * 3600_000).toISOString();
     const to = new Date(Date.now() + 48 * 3600_000).toISOString();
     const { slots } = await ok(client, 'calendar_slots_list', { appointment_type_id: type['id'], from, to });
     expect(slots.length).toBeGreaterThan(0);
     const contact = await ok(client, 'contacts_create', { name: `Booker ${transport}` });
-    const booked = await ok(client, 'appointments_book', { customer_id: contact['id'], appointment_type_id: type['id'], start_at: slots[0].start_at });
+    const booked = await ok(client, 'appointments_book', {
+      customer_id: contact['id'],
+      appointment_type_id: type['id'],
+      start_at: slots[0].start_at,
+    });
     expect(booked).toMatchObject({ status: 'scheduled', start_at: slots[0].start_at });
-    const clash = await failure(client, 'appointments_book', { customer_id: contact['id'], appointment_type_id: type['id'], start_at: slots[0].start_at });
+    const clash = await failure(client, 'appointments_book', {
+      customer_id: contact['id'],
+      appointment_type_id: type['id'],
+      start_at: slots[0].start_at,
+    });
     expect(clash.code).toBe('CONFLICT');
     const after = await ok(client, 'calendar_slots_list', { appointment_type_id: type['id'], from, to });
     expect(after['slots'].map((slot: { start_at: string }) => slot.start_at)).not.toContain(slots[0].start_at);
@@ -238,14 +287,18 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(await ok(client, 'campaigns_update', { id, send_rate_per_minute: 30 })).toMatchObject({ send_rate_per_minute: 30 });
     const fetched = await ok(client, 'campaigns_get', { id });
     expect(fetched).toEqual((await harness.graphql(workspace.api_key, print(operation('CampaignGet')), { id })).body.data!['campaign']);
-    expect((await ok(client, 'campaigns_list', { status: 'draft' }))['data']).toEqual(expect.arrayContaining([expect.objectContaining({ id })]));
+    expect((await ok(client, 'campaigns_list', { status: 'draft' }))['data']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id })]),
+    );
     const at = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
     expect(await ok(client, 'campaigns_schedule', { id, scheduled_at: at })).toMatchObject({ status: 'scheduled', scheduled_at: at });
     expect(await ok(client, 'campaigns_start', { id })).toMatchObject({ status: 'running', progress: { total: 1, pending: 1 } });
     expect(await ok(client, 'campaigns_pause', { id })).toMatchObject({ status: 'paused' });
     expect(await ok(client, 'campaigns_resume', { id })).toMatchObject({ status: 'running' });
     const recipients = await ok(client, 'campaigns_recipients_list', { campaign_id: id });
-    expect(recipients['data']).toEqual([expect.objectContaining({ contact_id: contact['id'], contact_name: `Reader ${transport}`, status: 'pending' })]);
+    expect(recipients['data']).toEqual([
+      expect.objectContaining({ contact_id: contact['id'], contact_name: `Reader ${transport}`, status: 'pending' }),
+    ]);
     expect((await ok(client, 'campaigns_export', { id }))['content']).toContain(`Reader ${transport}`);
     expect((await failure(client, 'campaigns_delete', { id })).code).toBe('INVALID_TRANSITION');
     expect(await ok(client, 'campaigns_cancel', { id })).toMatchObject({ status: 'cancelled', progress: { cancelled: 1 } });
@@ -255,15 +308,24 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
   it('manages webhook subscriptions and their deliveries with the webhooks_* and webhook_deliveries_* tools', async () => {
     const client = await connect(transport, workspace.api_key);
     const created = await ok(client, 'webhooks_create', { url: 'https://127.0.0.1:9/hooks', events: ['message.received'] });
-    expect(created).toMatchObject({ url: 'https://127.0.0.1:9/hooks', events: ['message.received'], active: true, secret: expect.stringMatching(/^whsec_/) });
+    expect(created).toMatchObject({
+      url: 'https://127.0.0.1:9/hooks',
+      events: ['message.received'],
+      active: true,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const id = created['id'] as string;
     expect((await ok(client, 'webhooks_list'))['webhooks']).toEqual(expect.arrayContaining([expect.objectContaining({ id })]));
     const fetched = await ok(client, 'webhooks_get', { id });
     expect(fetched).not.toHaveProperty('secret');
-    expect(await ok(client, 'webhooks_update', { id, events: ['message.received', 'message.status'] })).toMatchObject({ events: ['message.received', 'message.status'] });
+    expect(await ok(client, 'webhooks_update', { id, events: ['message.received', 'message.status'] })).toMatchObject({
+      events: ['message.received', 'message.status'],
+    });
     const rotated = await ok(client, 'webhooks_rotate_secret', { id });
     expect(rotated['secret']).not.toBe(created['secret']);
-    expect((await failure(client, 'webhooks_create', { url: 'http://127.0.0.1:9/hooks', events: ['message.received'] })).code).toBe('VALIDATION_ERROR');
+    expect((await failure(client, 'webhooks_create', { url: 'http://127.0.0.1:9/hooks', events: ['message.received'] })).code).toBe(
+      'VALIDATION_ERROR',
+    );
 
     // No delivery worker runs in this file: the test event waits as a pending delivery.
     const test = await ok(client, 'webhooks_test', { id });
@@ -289,7 +351,14 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     const graphql = await harness.graphql(workspace.api_key, print(operation('Conversation')), { id });
     expect(fetched).toEqual(graphql.body.data!['conversation']);
 
-    expect(await ok(client, 'conversations_update', { id, assigned_user_id: workspace.user_id, service_enabled: true, details: { topic: 'delivery' } })).toMatchObject({
+    expect(
+      await ok(client, 'conversations_update', {
+        id,
+        assigned_user_id: workspace.user_id,
+        service_enabled: true,
+        details: { topic: 'delivery' },
+      }),
+    ).toMatchObject({
       assigned_user_id: workspace.user_id,
       service_enabled: true,
       details: { topic: 'delivery' },
@@ -304,11 +373,17 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     });
     expect(await ok(client, 'conversations_reopen', { id })).toMatchObject({ status: 'active' });
 
-    for (const [group, author] of [['conversation_notes', true], ['conversation_summaries', false]] as const) {
+    for (const [group, author] of [
+      ['conversation_notes', true],
+      ['conversation_summaries', false],
+    ] as const) {
       const record = await ok(client, `${group}_create`, { conversation_id: id, body: 'first draft' });
       expect(record).toMatchObject({ conversation_id: id, body: 'first draft', ...(author ? { author_user_id: workspace.user_id } : {}) });
       expect(await ok(client, `${group}_update`, { id: record['id'], body: 'final' })).toMatchObject({ body: 'final' });
-      expect(await ok(client, `${group}_list`, { conversation_id: id })).toMatchObject({ data: [{ id: record['id'], body: 'final' }], has_more: false });
+      expect(await ok(client, `${group}_list`, { conversation_id: id })).toMatchObject({
+        data: [{ id: record['id'], body: 'final' }],
+        has_more: false,
+      });
       expect(await ok(client, `${group}_delete`, { id: record['id'] })).toEqual({ id: record['id'], deleted: true });
     }
   });
@@ -352,7 +427,10 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
   it('answers invalid arguments with a VALIDATION_ERROR result naming each field', async () => {
     const client = await connect(transport, workspace.api_key);
     expect(await failure(client, 'contacts_get', {})).toMatchObject({ code: 'VALIDATION_ERROR', details: { id: expect.any(String) } });
-    expect(await failure(client, 'contacts_get', { id: 'not-a-uuid' })).toMatchObject({ code: 'VALIDATION_ERROR', details: { id: 'must be a UUID' } });
+    expect(await failure(client, 'contacts_get', { id: 'not-a-uuid' })).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { id: 'must be a UUID' },
+    });
     expect(await failure(client, 'contact_channels_add', { customer_id: 'x', type: 'fax', value: 'y' })).toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { type: expect.stringContaining('email') },
@@ -423,7 +501,11 @@ describe('authentication, origin and sessions', () => {
     await allowed.body?.cancel();
     const closed = await fetch(`${server.base}/mcp`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${workspace.api_key}`, origin: ALLOWED_ORIGIN, 'mcp-session-id': allowed.headers.get('mcp-session-id')! },
+      headers: {
+        authorization: `Bearer ${workspace.api_key}`,
+        origin: ALLOWED_ORIGIN,
+        'mcp-session-id': allowed.headers.get('mcp-session-id')!,
+      },
     });
     expect(closed.status).toBe(200);
 
@@ -441,9 +523,15 @@ describe('authentication, origin and sessions', () => {
     const otherKey = await harness.key(workspace.workspace_id, ['customers']);
     const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
 
-    const hijack = await post({ authorization: `Bearer ${otherKey}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }, listTools);
+    const hijack = await post(
+      { authorization: `Bearer ${otherKey}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      listTools,
+    );
     expect(hijack.status).toBe(404);
-    const owner = await post({ authorization: `Bearer ${workspace.api_key}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }, listTools);
+    const owner = await post(
+      { authorization: `Bearer ${workspace.api_key}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      listTools,
+    );
     expect(owner.status).toBe(200);
     await owner.body?.cancel();
 

@@ -15,7 +15,10 @@ const SEND = `mutation Send($conversation_id: ID!, $body: String, $template: Tem
 }`;
 
 type SentMessage = { id: string; conversation_id: string; body: string; direction: string; status: string; created_at: string };
-type SendAnswer = { status: number; body: { data?: { messageSend: { message: SentMessage } } | null; errors?: { message: string; extensions: Record<string, any> }[] } };
+type SendAnswer = {
+  status: number;
+  body: { data?: { messageSend: { message: SentMessage } } | null; errors?: { message: string; extensions: Record<string, any> }[] };
+};
 
 function waId(prefix = '1555'): string {
   return `${prefix}${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
@@ -117,9 +120,12 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
     const message = answer.body.data!.messageSend.message;
     expect(message).toMatchObject({ conversation_id: conversationId, body: 'Yes, it ships today.', direction: 'outbound', status: 'sent' });
 
-    await vi.waitFor(async () => {
-      expect((await prisma.message.findUniqueOrThrow({ where: { id: message.id } })).status).toBe('read');
-    }, { timeout: 10_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        expect((await prisma.message.findUniqueOrThrow({ where: { id: message.id } })).status).toBe('read');
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     await world.graph?.settle();
     const statusEvents = (await events(ws)).filter((event) => event.type === 'message.status').map((event) => JSON.parse(event.body).data);
     expect(statusEvents.map((data) => data.message.status)).toEqual(['sent', 'delivered', 'read']);
@@ -133,9 +139,12 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
     const ws = await world.workspace();
     const { from, conversationId } = await inbound(ws);
     const { id } = (await send(ws, { conversation_id: conversationId, body: 'Hello' })).body.data!.messageSend.message;
-    await vi.waitFor(async () => {
-      expect((await prisma.message.findUniqueOrThrow({ where: { id } })).status).toBe('read');
-    }, { timeout: 10_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        expect((await prisma.message.findUniqueOrThrow({ where: { id } })).status).toBe('read');
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     await world.graph?.settle();
     const { provider_message_id } = await prisma.message.findUniqueOrThrow({ where: { id } });
     const eventCount = (await events(ws)).length;
@@ -187,9 +196,12 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
       template_language: 'en_US',
       template_parameters: ['A-1001', 'Ana', 'Friday'],
     });
-    await vi.waitFor(async () => {
-      expect((await prisma.message.findUniqueOrThrow({ where: { id: message.id } })).status).toBe('read');
-    }, { timeout: 10_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        expect((await prisma.message.findUniqueOrThrow({ where: { id: message.id } })).status).toBe('read');
+      },
+      { timeout: 10_000, interval: 20 },
+    );
 
     const withImage = await send(ws, {
       conversation_id: conversationId,
@@ -204,7 +216,13 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
           language: { code: 'en_US' },
           components: [
             { type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example.com/welcome.jpg' } }] },
-            { type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: '10%' }] },
+            {
+              type: 'body',
+              parameters: [
+                { type: 'text', text: 'Ana' },
+                { type: 'text', text: '10%' },
+              ],
+            },
           ],
         },
       });
@@ -216,7 +234,9 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
     const { conversationId } = await inbound(ws);
     const attempt = (template: Record<string, unknown>) => send(ws, { conversation_id: conversationId, template });
 
-    expect(errorOf(await attempt({ name: 'product_launch_video', language: 'en_US', parameters: ['https://x.example/v.mp4', 'X1'] }))).toMatchObject({
+    expect(
+      errorOf(await attempt({ name: 'product_launch_video', language: 'en_US', parameters: ['https://x.example/v.mp4', 'X1'] })),
+    ).toMatchObject({
       status: 422,
       code: 'TEMPLATE_NOT_APPROVED',
       details: { name: 'product_launch_video', language: 'en_US', status: 'PENDING' },
@@ -267,7 +287,15 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
       status: 409,
       code: 'CONVERSATION_CLOSED',
     });
-    expect(errorOf(await send(ws, { conversation_id: conversationId, body: 'Hi', template: { name: 'verification_code', language: 'en_US', parameters: ['123456'] } }))).toMatchObject({
+    expect(
+      errorOf(
+        await send(ws, {
+          conversation_id: conversationId,
+          body: 'Hi',
+          template: { name: 'verification_code', language: 'en_US', parameters: ['123456'] },
+        }),
+      ),
+    ).toMatchObject({
       status: 400,
       code: 'VALIDATION_ERROR',
       details: { body: 'give either body (a free-form text) or template, not both' },
@@ -286,7 +314,13 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
       details: { provider, reason: 'recipient', provider_code: '131026', retryable: false },
     });
     const failed = await prisma.message.findUniqueOrThrow({ where: { id: error!['details'].message_id } });
-    expect(failed).toMatchObject({ conversation_id: conversationId, direction: 'outbound', status: 'failed', body: 'Hello?', error_code: '131026' });
+    expect(failed).toMatchObject({
+      conversation_id: conversationId,
+      direction: 'outbound',
+      status: 'failed',
+      body: 'Hello?',
+      error_code: '131026',
+    });
     const statusEvents = (await events(ws)).filter((event) => event.type === 'message.status');
     expect(statusEvents.map((event) => JSON.parse(event.body).data.message)).toMatchObject([{ id: failed.id, status: 'failed' }]);
   });
@@ -325,7 +359,11 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
 
     const { conversationId: stale } = await inbound(ws, { at: new Date(Date.now() - 30 * 3600 * 1000) });
     expect(errorOf(await send(ws, { conversation_id: stale, body: 'Hi' }, 'fix-and-retry'))?.['code']).toBe('MESSAGING_WINDOW_CLOSED');
-    const fixed = await send(ws, { conversation_id: stale, template: { name: 'verification_code', language: 'en_US', parameters: ['123456'] } }, 'fix-and-retry');
+    const fixed = await send(
+      ws,
+      { conversation_id: stale, template: { name: 'verification_code', language: 'en_US', parameters: ['123456'] } },
+      'fix-and-retry',
+    );
     expect(fixed.body.data?.messageSend.message.status).toBe('sent');
   });
 

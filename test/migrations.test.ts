@@ -70,9 +70,21 @@ const columnOf = (model: DmmfModel, fieldName: string) => {
 function sqlType(field: DmmfField): string {
   const native = field.nativeType?.[0];
   const base =
-    native === 'Uuid' ? 'uuid'
-    : native === 'Timestamptz' ? `timestamptz(${field.nativeType?.[1][0] ?? 6})`
-    : ({ String: 'text', Boolean: 'bool', Int: 'int4', BigInt: 'int8', Float: 'float8', Json: 'jsonb', DateTime: 'timestamp(3)' } as Record<string, string>)[field.type];
+    native === 'Uuid'
+      ? 'uuid'
+      : native === 'Timestamptz'
+        ? `timestamptz(${field.nativeType?.[1][0] ?? 6})`
+        : (
+            {
+              String: 'text',
+              Boolean: 'bool',
+              Int: 'int4',
+              BigInt: 'int8',
+              Float: 'float8',
+              Json: 'jsonb',
+              DateTime: 'timestamp(3)',
+            } as Record<string, string>
+          )[field.type];
   if (!base) throw new Error(`No SQL type for ${field.type}`);
   return field.isList ? `${base}[]` : base;
 }
@@ -103,14 +115,18 @@ function expectedSchema() {
         const target = models.get(field.type)!;
         const from = field.relationFromFields.map((name) => columnOf(model, name));
         const to = field.relationToFields!.map((name) => columnOf(target, name));
-        const onDelete = { Cascade: 'CASCADE', SetNull: 'SET NULL', Restrict: 'RESTRICT', NoAction: 'NO ACTION' }[field.relationOnDelete ?? 'NoAction'];
+        const onDelete = { Cascade: 'CASCADE', SetNull: 'SET NULL', Restrict: 'RESTRICT', NoAction: 'NO ACTION' }[
+          field.relationOnDelete ?? 'NoAction'
+        ];
         foreignKeys.push(
           `${table}.${conventionalName(table, from, 'fkey')}: FOREIGN KEY (${from.join(', ')}) REFERENCES ${tableOf(target)}(${to.join(', ')}) ON UPDATE CASCADE ON DELETE ${onDelete}`,
         );
         continue;
       }
       const required = field.isRequired && !field.isList;
-      columns.push(`${table}.${field.dbName ?? field.name} ${sqlType(field)} ${required ? 'NOT NULL' : 'NULL'} default=${sqlDefault(field)}`);
+      columns.push(
+        `${table}.${field.dbName ?? field.name} ${sqlType(field)} ${required ? 'NOT NULL' : 'NULL'} default=${sqlDefault(field)}`,
+      );
     }
     for (const field of unsupportedFields.get(model.name) ?? []) {
       columns.push(`${table}.${field.name} ${field.type} ${field.isRequired ? 'NOT NULL' : 'NULL'} default=null`);
@@ -138,7 +154,12 @@ describe('SQL migrations', async () => {
 
   async function actualSchema() {
     const columns = await db.sql.query<{
-      table_name: string; column_name: string; type: string; not_null: boolean; column_default: string | null; generated: boolean;
+      table_name: string;
+      column_name: string;
+      type: string;
+      not_null: boolean;
+      column_default: string | null;
+      generated: boolean;
     }>(`
       SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type,
              a.attnotnull AS not_null, pg_get_expr(d.adbin, d.adrelid) AS column_default, a.attgenerated = 's' AS generated
@@ -166,15 +187,25 @@ describe('SQL migrations', async () => {
     );
     return {
       columns: columns
-        .map((row) => `${row.table_name}.${row.column_name} ${typeName(row.type)} ${row.not_null ? 'NOT NULL' : 'NULL'} default=${row.generated ? null : row.column_default}`)
+        .map(
+          (row) =>
+            `${row.table_name}.${row.column_name} ${typeName(row.type)} ${row.not_null ? 'NOT NULL' : 'NULL'} default=${row.generated ? null : row.column_default}`,
+        )
         .sort(),
-      indexes: indexes.filter((row) => !exclusionNames.has(row.indexname)).map((row) => row.indexdef).sort(),
-      foreignKeys: ofKind('f').map((row) => `${row.table_name}.${row.name}: ${row.definition}`).sort(),
+      indexes: indexes
+        .filter((row) => !exclusionNames.has(row.indexname))
+        .map((row) => row.indexdef)
+        .sort(),
+      foreignKeys: ofKind('f')
+        .map((row) => `${row.table_name}.${row.name}: ${row.definition}`)
+        .sort(),
       generatedColumns: columns
         .filter((row) => row.generated)
         .map((row) => `${row.table_name}.${row.column_name} GENERATED ALWAYS AS (${row.column_default}) STORED`)
         .sort(),
-      exclusionConstraints: ofKind('x').map((row) => `${row.table_name}.${row.name}: ${row.definition}`).sort(),
+      exclusionConstraints: ofKind('x')
+        .map((row) => `${row.table_name}.${row.name}: ${row.definition}`)
+        .sort(),
     };
   }
 

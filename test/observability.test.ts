@@ -80,7 +80,12 @@ describe('request logs', () => {
     const wrongKey = 'mcrm_AAAAAAAAwrong-key-that-is-long-enough';
     await send('/graphql', { method: 'POST', key: wrongKey, body: '{}' });
     // A body that fails to parse is not echoed into the logs either.
-    await send('/graphql', { method: 'POST', key: api_key, headers: { 'content-type': 'application/json' }, body: `{"query": "${messageBody}"` });
+    await send('/graphql', {
+      method: 'POST',
+      key: api_key,
+      headers: { 'content-type': 'application/json' },
+      body: `{"query": "${messageBody}"`,
+    });
 
     expect(lines().filter((entry) => entry['msg'] === 'request').length).toBeGreaterThanOrEqual(4);
     for (const secret of [api_key, wrongKey, messageBody, searchTerm, encodeURIComponent(searchTerm)]) {

@@ -16,7 +16,11 @@ const ana = await prisma.customer.create({ data: { company_id: clinic.workspace_
 const bruno = await prisma.customer.create({ data: { company_id: clinic.workspace_id, name: 'Bruno Costa' } });
 const foreignCustomer = await prisma.customer.create({ data: { company_id: other.workspace_id, name: 'Elsewhere' } });
 
-const WEEKDAYS_9_TO_12 = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((weekday) => ({ weekday, start: '09:00', end: '12:00' }));
+const WEEKDAYS_9_TO_12 = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((weekday) => ({
+  weekday,
+  start: '09:00',
+  end: '12:00',
+}));
 
 const TYPE_FIELDS = 'id name duration_minutes buffer_minutes active availability { weekday start end }';
 const APPOINTMENT_FIELDS = 'id customer_id appointment_type_id start_at end_at status notes';
@@ -35,12 +39,14 @@ const BOOK = `mutation($customer: ID!, $type: ID!, $start: DateTime!, $notes: St
   appointmentBook(customer_id: $customer, appointment_type_id: $type, start_at: $start, notes: $notes) { ${APPOINTMENT_FIELDS} } }`;
 
 async function book(start: string, typeId: string, customerId = ana.id, notes?: string) {
-  return (await data<{ appointmentBook: { id: string; start_at: string; end_at: string; status: string } }>(key, BOOK, {
-    customer: customerId,
-    type: typeId,
-    start,
-    notes,
-  })).appointmentBook;
+  return (
+    await data<{ appointmentBook: { id: string; start_at: string; end_at: string; status: string } }>(key, BOOK, {
+      customer: customerId,
+      type: typeId,
+      start,
+      notes,
+    })
+  ).appointmentBook;
 }
 
 const UPDATE = `mutation($id: ID!, $start: DateTime, $notes: String, $status: String) {
@@ -56,7 +62,10 @@ describe('workspace time zone', () => {
     const before = await data<{ schedulingSettings: { time_zone: string } }>(fresh.api_key, '{ schedulingSettings { time_zone } }');
     expect(before.schedulingSettings.time_zone).toBe('UTC');
     const after = await data(fresh.api_key, 'mutation { schedulingSettingsUpdate(time_zone: "America/New_York") { time_zone public_id } }');
-    expect(after['schedulingSettingsUpdate']).toEqual({ time_zone: 'America/New_York', public_id: expect.stringMatching(/^[A-Za-z0-9_-]{21}$/) });
+    expect(after['schedulingSettingsUpdate']).toEqual({
+      time_zone: 'America/New_York',
+      public_id: expect.stringMatching(/^[A-Za-z0-9_-]{21}$/),
+    });
   });
 
   it('refuses a name that is not an IANA time zone', async () => {
@@ -85,7 +94,12 @@ describe('appointment types', () => {
     ['a malformed time', { availability: [{ weekday: 'monday', start: '9am', end: '12:00' }] }, 'availability.0.start'],
     [
       'overlapping windows on one weekday',
-      { availability: [{ weekday: 'monday', start: '09:00', end: '12:00' }, { weekday: 'monday', start: '11:00', end: '13:00' }] },
+      {
+        availability: [
+          { weekday: 'monday', start: '09:00', end: '12:00' },
+          { weekday: 'monday', start: '11:00', end: '13:00' },
+        ],
+      },
       'availability.1',
     ],
   ])('refuses %s with VALIDATION_ERROR naming the field', async (_case, change, field) => {
@@ -102,14 +116,22 @@ describe('appointment types', () => {
   it('lists, filters by active, gets, updates and deletes types', async () => {
     const trial = await createType(key, { name: 'A trial call', duration: 15, availability: [], active: false });
     type Names = { appointmentTypes: { appointment_types: { name: string }[] } };
-    const all = (await data<Names>(key, '{ appointmentTypes { appointment_types { name } } }')).appointmentTypes.appointment_types.map((type) => type.name);
+    const all = (await data<Names>(key, '{ appointmentTypes { appointment_types { name } } }')).appointmentTypes.appointment_types.map(
+      (type) => type.name,
+    );
     expect(all).toEqual(expect.arrayContaining(['A trial call', 'Consultation']));
     expect(all).toEqual([...all].sort());
-    const active = (await data<Names>(key, '{ appointmentTypes(active: true) { appointment_types { name } } }')).appointmentTypes.appointment_types.map((type) => type.name);
+    const active = (
+      await data<Names>(key, '{ appointmentTypes(active: true) { appointment_types { name } } }')
+    ).appointmentTypes.appointment_types.map((type) => type.name);
     expect(active).toContain('Consultation');
     expect(active).not.toContain('A trial call');
 
-    const updated = await data(key, `mutation($id: ID!) { appointmentTypeUpdate(id: $id, name: "Intro call", active: true, buffer_minutes: 5) { ${TYPE_FIELDS} } }`, { id: trial.id });
+    const updated = await data(
+      key,
+      `mutation($id: ID!) { appointmentTypeUpdate(id: $id, name: "Intro call", active: true, buffer_minutes: 5) { ${TYPE_FIELDS} } }`,
+      { id: trial.id },
+    );
     expect(updated['appointmentTypeUpdate']).toMatchObject({ name: 'Intro call', active: true, buffer_minutes: 5, duration_minutes: 15 });
     const fetched = await data(key, 'query($id: ID!) { appointmentType(id: $id) { name } }', { id: trial.id });
     expect(fetched['appointmentType']).toEqual({ name: 'Intro call' });
@@ -120,7 +142,11 @@ describe('appointment types', () => {
   });
 
   it('refuses to delete a type that has appointments (CONFLICT) and suggests deactivating it', async () => {
-    const type = await createType(key, { name: 'Follow-up', duration: 20, availability: [{ weekday: 'saturday', start: '10:00', end: '12:00' }] });
+    const type = await createType(key, {
+      name: 'Follow-up',
+      duration: 20,
+      availability: [{ weekday: 'saturday', start: '10:00', end: '12:00' }],
+    });
     await book('2030-07-06T09:00:00.000Z', type.id); // Saturday 10:00 in Lisbon
     const failure = await error(key, 'mutation($id: ID!) { appointmentTypeDelete(id: $id) { id } }', { id: type.id });
     expect(failure).toMatchObject({ status: 409, code: 'CONFLICT', message: expect.stringContaining('active to false') });
@@ -195,13 +221,17 @@ describe('booking', async () => {
 
   it('lets exactly one of several concurrent bookings of the same time win; the others get CONFLICT', async () => {
     const attempts = await Promise.all(
-      Array.from({ length: 5 }, () => harness.graphql(key, BOOK, { customer: ana.id, type: consultation.id, start: '2030-07-02T09:00:00.000Z' })),
+      Array.from({ length: 5 }, () =>
+        harness.graphql(key, BOOK, { customer: ana.id, type: consultation.id, start: '2030-07-02T09:00:00.000Z' }),
+      ),
     );
     const won = attempts.filter((attempt) => !attempt.body.errors);
     const lost = attempts.filter((attempt) => attempt.body.errors);
     expect(won).toHaveLength(1);
     expect(lost.map((attempt) => [attempt.status, attempt.body.errors?.[0]?.extensions.code])).toEqual(Array(4).fill([409, 'CONFLICT']));
-    const stored = await prisma.appointment.count({ where: { company_id: clinic.workspace_id, start_at: new Date('2030-07-02T09:00:00.000Z') } });
+    const stored = await prisma.appointment.count({
+      where: { company_id: clinic.workspace_id, start_at: new Date('2030-07-02T09:00:00.000Z') },
+    });
     expect(stored).toBe(1);
   });
 });
@@ -211,7 +241,9 @@ describe('status rules and rescheduling', async () => {
 
   it('cancels a scheduled appointment, frees its time, and treats a second cancel as a no-op', async () => {
     const appointment = await book('2030-07-03T08:00:00.000Z', type.id);
-    const cancelled = await data(key, `mutation($id: ID!) { appointmentCancel(id: $id) { ${APPOINTMENT_FIELDS} } }`, { id: appointment.id });
+    const cancelled = await data(key, `mutation($id: ID!) { appointmentCancel(id: $id) { ${APPOINTMENT_FIELDS} } }`, {
+      id: appointment.id,
+    });
     expect(cancelled['appointmentCancel']).toMatchObject({ id: appointment.id, status: 'cancelled' });
     const again = await data(key, 'mutation($id: ID!) { appointmentCancel(id: $id) { status } }', { id: appointment.id });
     expect(again['appointmentCancel']).toEqual({ status: 'cancelled' });
@@ -225,7 +257,10 @@ describe('status rules and rescheduling', async () => {
     const reopen = await error(key, UPDATE, { id: appointment.id, status: 'scheduled' });
     expect(reopen).toMatchObject({ status: 409, code: 'INVALID_TRANSITION', details: { status: 'cancelled is final' } });
     const reschedule = await error(key, UPDATE, { id: appointment.id, start: '2030-07-04T08:00:00.000Z' });
-    expect(reschedule).toMatchObject({ code: 'INVALID_TRANSITION', details: { start_at: 'only scheduled appointments can be rescheduled' } });
+    expect(reschedule).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      details: { start_at: 'only scheduled appointments can be rescheduled' },
+    });
   });
 
   it('marks completed or no_show only once the appointment has started', async () => {
@@ -295,9 +330,24 @@ describe('listing', async () => {
     const page = await data<{ appointments: { data: unknown[] } }>(key, LIST, week);
     expect(page.appointments.data).toEqual([
       { id: monday.id, start_at: monday.start_at, customer: { name: 'Ana Silva' }, appointment_type: { name: 'Consultation (listing)' } },
-      { id: tuesday.id, start_at: tuesday.start_at, customer: { name: 'Bruno Costa' }, appointment_type: { name: 'Consultation (listing)' } },
-      { id: tuesdayLater.id, start_at: tuesdayLater.start_at, customer: { name: 'Ana Silva' }, appointment_type: { name: 'Consultation (listing)' } },
-      { id: wednesday.id, start_at: wednesday.start_at, customer: { name: 'Ana Silva' }, appointment_type: { name: 'Consultation (listing)' } },
+      {
+        id: tuesday.id,
+        start_at: tuesday.start_at,
+        customer: { name: 'Bruno Costa' },
+        appointment_type: { name: 'Consultation (listing)' },
+      },
+      {
+        id: tuesdayLater.id,
+        start_at: tuesdayLater.start_at,
+        customer: { name: 'Ana Silva' },
+        appointment_type: { name: 'Consultation (listing)' },
+      },
+      {
+        id: wednesday.id,
+        start_at: wednesday.start_at,
+        customer: { name: 'Ana Silva' },
+        appointment_type: { name: 'Consultation (listing)' },
+      },
     ]);
   });
 
@@ -313,7 +363,18 @@ describe('listing', async () => {
     expect(first.appointments.data.map((row) => row.id)).toEqual([monday.id, tuesday.id, tuesdayLater.id]);
     expect(first.appointments.has_more).toBe(true);
     const second = await data<ListPage>(key, LIST, { ...week, limit: 3, cursor: first.appointments.next_cursor });
-    expect(second.appointments).toEqual({ data: [{ id: wednesday.id, start_at: wednesday.start_at, customer: { name: 'Ana Silva' }, appointment_type: { name: 'Consultation (listing)' } }], next_cursor: null, has_more: false });
+    expect(second.appointments).toEqual({
+      data: [
+        {
+          id: wednesday.id,
+          start_at: wednesday.start_at,
+          customer: { name: 'Ana Silva' },
+          appointment_type: { name: 'Consultation (listing)' },
+        },
+      ],
+      next_cursor: null,
+      has_more: false,
+    });
   });
 
   it('gets one appointment', async () => {
@@ -347,7 +408,10 @@ describe('workspace isolation and scope', async () => {
   it("lists none of another workspace's appointments or types, and keeps calendars separate", async () => {
     const list = await data<{ appointments: { data: unknown[] } }>(other.api_key, '{ appointments(limit: 100) { data { id } } }');
     expect(list.appointments.data).toEqual([]);
-    const types = await data<{ appointmentTypes: { appointment_types: unknown[] } }>(other.api_key, '{ appointmentTypes { appointment_types { id } } }');
+    const types = await data<{ appointmentTypes: { appointment_types: unknown[] } }>(
+      other.api_key,
+      '{ appointmentTypes { appointment_types { id } } }',
+    );
     expect(types.appointmentTypes.appointment_types).toEqual([]);
     // Other clinic is on UTC; 09:00Z on the same Thursday overlaps nothing of its own.
     const ownType = await createType(other.api_key, { name: 'Visit', duration: 60, availability: WEEKDAYS_9_TO_12 });
@@ -357,7 +421,11 @@ describe('workspace isolation and scope', async () => {
 
   it('requires the scheduling scope (403 INSUFFICIENT_SCOPE)', async () => {
     const contactsOnly = await harness.key(clinic.workspace_id, ['customers']);
-    for (const query of ['{ appointments { data { id } } }', '{ appointmentTypes { appointment_types { id } } }', '{ schedulingSettings { time_zone } }']) {
+    for (const query of [
+      '{ appointments { data { id } } }',
+      '{ appointmentTypes { appointment_types { id } } }',
+      '{ schedulingSettings { time_zone } }',
+    ]) {
       const failure = await error(contactsOnly, query);
       expect(failure).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE', details: { required_scope: ['scheduling'] } });
     }

@@ -91,7 +91,7 @@ describe('plain HTTP on the same port', () => {
 });
 
 describe('requests Node itself refuses', () => {
-  it('answer malformed HTTP with 400 and the error object, not Node\'s bare text', async () => {
+  it("answer malformed HTTP with 400 and the error object, not Node's bare text", async () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = netConnect(server.port, '127.0.0.1', () => socket.write('NOT-HTTP at all\r\n\r\n'));
       let received = '';

@@ -64,10 +64,7 @@ beforeAll(async () => {
     REDIS_URL: `redis://127.0.0.1:${relay.port}`,
     REDIS_KEY_PREFIX: `crm-test-${Date.now()}-${randomBytes(4).toString('hex')}`,
   };
-  [first, second] = await Promise.all([
-    startServer({ dataDir: firstDir, env }),
-    startServer({ dataDir: secondDir, env }),
-  ]);
+  [first, second] = await Promise.all([startServer({ dataDir: firstDir, env }), startServer({ dataDir: secondDir, env })]);
   for (const server of [first, second]) await server.waitForLog((line) => line.msg.startsWith('redis connected'), 10_000);
 });
 

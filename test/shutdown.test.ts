@@ -57,11 +57,7 @@ describe('shutdown registry', () => {
     expect(deadlineSeen).toBe(true);
     expect(databaseClosed).toBe(true);
     expect(messages).toEqual(
-      expect.arrayContaining([
-        'broken worker failed to stop',
-        'stubborn worker did not stop cleanly within 100 ms',
-        'database stopped',
-      ]),
+      expect.arrayContaining(['broken worker failed to stop', 'stubborn worker did not stop cleanly within 100 ms', 'database stopped']),
     );
   });
 

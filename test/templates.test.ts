@@ -34,10 +34,7 @@ const EXPECTED = [...SANDBOX_TEMPLATES]
       type: component.type,
       text: 'text' in component ? (component.text ?? null) : null,
       format: component.type === 'HEADER' ? component.format : null,
-      buttons:
-        component.type === 'BUTTONS'
-          ? component.buttons.map((button) => ({ phone_number: null, url: null, ...button }))
-          : null,
+      buttons: component.type === 'BUTTONS' ? component.buttons.map((button) => ({ phone_number: null, url: null, ...button })) : null,
     })),
   }));
 
@@ -60,12 +57,14 @@ describe.each(PROVIDERS)('templates on the %s provider', async (provider) => {
     expect(new Set(listed.map((template) => template.category))).toEqual(new Set(TEMPLATE_CATEGORIES));
     const headerFormats = listed.flatMap((template) => template.components.filter((c) => c['type'] === 'HEADER').map((c) => c['format']));
     expect(new Set(headerFormats)).toEqual(new Set(['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT']));
-    const buttonTypes = listed.flatMap((template) => template.components.flatMap((c) => (c['buttons'] as { type: string }[] | null) ?? []).map((b) => b.type));
+    const buttonTypes = listed.flatMap((template) =>
+      template.components.flatMap((c) => (c['buttons'] as { type: string }[] | null) ?? []).map((b) => b.type),
+    );
     expect(buttonTypes).toEqual(expect.arrayContaining(['PHONE_NUMBER', 'URL', 'QUICK_REPLY']));
     expect(listed.find((template) => template.status === 'REJECTED')).toMatchObject({ rejected_reason: 'TAG_CONTENT_MISMATCH' });
   });
 
-  it('filters by status, in the guides\' lowercase or the schema\'s uppercase, and refuses an unknown status with 400', async () => {
+  it("filters by status, in the guides' lowercase or the schema's uppercase, and refuses an unknown status with 400", async () => {
     const ws = await world.workspace();
     for (const status of ['approved', 'APPROVED', 'pending', 'rejected', 'Paused', 'disabled']) {
       const { body } = await templates(ws.apiKey, { status });
@@ -99,15 +98,18 @@ describe.each(PROVIDERS)('templates on the %s provider', async (provider) => {
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
   });
 
-  it.runIf(provider === 'whatsapp')('reads the business account page by page, then serves repeated reads from the short cache', async () => {
-    const ws = await world.workspace();
-    const graph = world.graph!;
-    const before = graph.templatePageRequests;
-    await templates(ws.apiKey);
-    const pages = graph.templatePageRequests - before;
-    expect(pages).toBe(Math.ceil(SANDBOX_TEMPLATES.length / 4));
-    await templates(ws.apiKey, { status: 'approved' });
-    await templates(ws.apiKey);
-    expect(graph.templatePageRequests - before).toBe(pages);
-  });
+  it.runIf(provider === 'whatsapp')(
+    'reads the business account page by page, then serves repeated reads from the short cache',
+    async () => {
+      const ws = await world.workspace();
+      const graph = world.graph!;
+      const before = graph.templatePageRequests;
+      await templates(ws.apiKey);
+      const pages = graph.templatePageRequests - before;
+      expect(pages).toBe(Math.ceil(SANDBOX_TEMPLATES.length / 4));
+      await templates(ws.apiKey, { status: 'approved' });
+      await templates(ws.apiKey);
+      expect(graph.templatePageRequests - before).toBe(pages);
+    },
+  );
 });

@@ -32,7 +32,12 @@ describe('webhookCreate', () => {
   it('creates a subscription and returns its whsec_ signing secret once', async () => {
     const { api_key } = await workspace();
     const created = await createOk(api_key);
-    expect(created).toMatchObject({ url: 'https://hooks.crm.test/crm', events: ['message.received', 'message.status'], active: true, disabled_reason: null });
+    expect(created).toMatchObject({
+      url: 'https://hooks.crm.test/crm',
+      events: ['message.received', 'message.status'],
+      active: true,
+      disabled_reason: null,
+    });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const stored = await h.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: created.id } });
     expect(stored.secret).not.toContain(created.secret!.slice(6));
@@ -99,7 +104,9 @@ describe('the SSRF guard at creation', () => {
     const { api_key } = await workspace();
     const response = await create(api_key, url);
     expect(response.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect((response.body.errors?.[0]?.extensions['details'] as { url: string }).url).toMatch(new RegExp(`is an internal address \\(${range}\\)`));
+    expect((response.body.errors?.[0]?.extensions['details'] as { url: string }).url).toMatch(
+      new RegExp(`is an internal address \\(${range}\\)`),
+    );
   });
 
   it.each([
@@ -130,7 +137,10 @@ describe('the SSRF guard at creation', () => {
       id: created.id,
       url: 'https://internal.crm.test/hook',
     });
-    expect(response.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: { url: expect.stringContaining('10.0.0.5') } });
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { url: expect.stringContaining('10.0.0.5') },
+    });
   });
 
   it('lets private targets through when WEBHOOK_ALLOW_PRIVATE_TARGETS is on', async () => {
@@ -146,9 +156,14 @@ describe('reading, changing and deleting subscriptions', () => {
     const { api_key } = await workspace();
     const first = await createOk(api_key);
     const second = await createOk(api_key, 'https://other.crm.test/x', ['message.status']);
-    const list = await h.graphql<{ webhooks: { webhooks: { id: string }[] } }>(api_key, `{ webhooks { webhooks { id url events active } } }`);
+    const list = await h.graphql<{ webhooks: { webhooks: { id: string }[] } }>(
+      api_key,
+      `{ webhooks { webhooks { id url events active } } }`,
+    );
     expect(list.body.data?.webhooks.webhooks.map((item) => item.id)).toEqual([first.id, second.id]);
-    const one = await h.graphql<{ webhook: Subscription }>(api_key, `query ($id: ID!) { webhook(id: $id) { ${SUBSCRIPTION_FIELDS} } }`, { id: second.id });
+    const one = await h.graphql<{ webhook: Subscription }>(api_key, `query ($id: ID!) { webhook(id: $id) { ${SUBSCRIPTION_FIELDS} } }`, {
+      id: second.id,
+    });
     expect(one.body.data?.webhook).toMatchObject({ id: second.id, url: 'https://other.crm.test/x', events: ['message.status'] });
   });
 
@@ -157,9 +172,16 @@ describe('reading, changing and deleting subscriptions', () => {
     const created = await createOk(api_key);
     const update = `mutation ($id: ID!, $url: String, $events: [String!], $active: Boolean) {
       webhookUpdate(id: $id, url: $url, events: $events, active: $active) { ${SUBSCRIPTION_FIELDS} } }`;
-    const changed = await h.graphql<{ webhookUpdate: Subscription }>(api_key, update, { id: created.id, url: 'https://other.crm.test/new', events: ['message.status'] });
+    const changed = await h.graphql<{ webhookUpdate: Subscription }>(api_key, update, {
+      id: created.id,
+      url: 'https://other.crm.test/new',
+      events: ['message.status'],
+    });
     expect(changed.body.data?.webhookUpdate).toMatchObject({ url: 'https://other.crm.test/new', events: ['message.status'], active: true });
-    const off = await h.graphql<{ webhookUpdate: Subscription & { disabled_at: string } }>(api_key, update, { id: created.id, active: false });
+    const off = await h.graphql<{ webhookUpdate: Subscription & { disabled_at: string } }>(api_key, update, {
+      id: created.id,
+      active: false,
+    });
     expect(off.body.data?.webhookUpdate).toMatchObject({ active: false, disabled_reason: 'manual', disabled_at: expect.any(String) });
     const on = await h.graphql<{ webhookUpdate: Subscription }>(api_key, update, { id: created.id, active: true });
     expect(on.body.data?.webhookUpdate).toMatchObject({ active: true, disabled_reason: null, disabled_at: null, failing_since: null });
@@ -168,7 +190,11 @@ describe('reading, changing and deleting subscriptions', () => {
   it('rotates the secret: a new one is returned and stored', async () => {
     const { api_key } = await workspace();
     const created = await createOk(api_key);
-    const rotated = await h.graphql<{ webhookRotateSecret: Subscription }>(api_key, `mutation ($id: ID!) { webhookRotateSecret(id: $id) { id secret } }`, { id: created.id });
+    const rotated = await h.graphql<{ webhookRotateSecret: Subscription }>(
+      api_key,
+      `mutation ($id: ID!) { webhookRotateSecret(id: $id) { id secret } }`,
+      { id: created.id },
+    );
     const secret = rotated.body.data!.webhookRotateSecret.secret!;
     expect(secret).toMatch(/^whsec_/);
     expect(secret).not.toBe(created.secret);
@@ -179,7 +205,11 @@ describe('reading, changing and deleting subscriptions', () => {
   it('deletes a subscription, returning it; afterwards it is not found', async () => {
     const { api_key } = await workspace();
     const created = await createOk(api_key);
-    const deleted = await h.graphql<{ webhookDelete: { id: string } }>(api_key, `mutation ($id: ID!) { webhookDelete(id: $id) { id url } }`, { id: created.id });
+    const deleted = await h.graphql<{ webhookDelete: { id: string } }>(
+      api_key,
+      `mutation ($id: ID!) { webhookDelete(id: $id) { id url } }`,
+      { id: created.id },
+    );
     expect(deleted.body.data?.webhookDelete).toEqual({ id: created.id, url: created.url });
     const again = await h.graphql(api_key, `query ($id: ID!) { webhook(id: $id) { id } }`, { id: created.id });
     expect(again.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND' });
@@ -223,7 +253,13 @@ describe('test events, the delivery log and redelivery', () => {
       { id: created.id },
     );
     const delivery = response.body.data!.webhookTest;
-    expect(delivery).toMatchObject({ subscription_id: created.id, event_type: 'webhook.test', status: 'pending', attempt_count: 0, attempts: [] });
+    expect(delivery).toMatchObject({
+      subscription_id: created.id,
+      event_type: 'webhook.test',
+      status: 'pending',
+      attempt_count: 0,
+      attempts: [],
+    });
     expect(delivery.event_id).toMatch(/^evt_[0-9a-f-]{36}$/);
     const event = await h.db.prisma.event.findUniqueOrThrow({ where: { id: delivery.event_id.slice(4) } });
     expect(JSON.parse(event.body)).toEqual({
@@ -249,7 +285,9 @@ describe('test events, the delivery log and redelivery', () => {
     const created = await createOk(api_key);
     const ids: string[] = [];
     for (let n = 0; n < 3; n++) {
-      const sent = await h.graphql<{ webhookTest: { id: string } }>(api_key, `mutation ($id: ID!) { webhookTest(id: $id) { id } }`, { id: created.id });
+      const sent = await h.graphql<{ webhookTest: { id: string } }>(api_key, `mutation ($id: ID!) { webhookTest(id: $id) { id } }`, {
+        id: created.id,
+      });
       ids.push(sent.body.data!.webhookTest.id);
     }
     const page = `query ($id: ID!, $cursor: ID, $status: String) {
@@ -263,16 +301,27 @@ describe('test events, the delivery log and redelivery', () => {
     const failed = await h.graphql<Page>(api_key, page, { id: created.id, status: 'failed' });
     expect(failed.body.data?.webhookDeliveries.data).toEqual([]);
     const badStatus = await h.graphql(api_key, page, { id: created.id, status: 'lost' });
-    expect(badStatus.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: { status: 'must be one of pending, held, succeeded, failed' } });
-    const one = await h.graphql<{ webhookDelivery: { id: string } }>(api_key, `query ($id: ID!) { webhookDelivery(id: $id) { ${DELIVERY_FIELDS} } }`, { id: ids[0] });
+    expect(badStatus.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { status: 'must be one of pending, held, succeeded, failed' },
+    });
+    const one = await h.graphql<{ webhookDelivery: { id: string } }>(
+      api_key,
+      `query ($id: ID!) { webhookDelivery(id: $id) { ${DELIVERY_FIELDS} } }`,
+      { id: ids[0] },
+    );
     expect(one.body.data?.webhookDelivery).toMatchObject({ id: ids[0], status: 'pending', next_attempt_at: expect.any(String) });
   });
 
   it('redelivers only a failed delivery', async () => {
     const { api_key } = await workspace();
     const created = await createOk(api_key);
-    const sent = await h.graphql<{ webhookTest: { id: string } }>(api_key, `mutation ($id: ID!) { webhookTest(id: $id) { id } }`, { id: created.id });
-    const response = await h.graphql(api_key, `mutation ($id: ID!) { webhookRedeliver(id: $id) { id } }`, { id: sent.body.data!.webhookTest.id });
+    const sent = await h.graphql<{ webhookTest: { id: string } }>(api_key, `mutation ($id: ID!) { webhookTest(id: $id) { id } }`, {
+      id: created.id,
+    });
+    const response = await h.graphql(api_key, `mutation ($id: ID!) { webhookRedeliver(id: $id) { id } }`, {
+      id: sent.body.data!.webhookTest.id,
+    });
     expect(response.body.errors?.[0]).toMatchObject({
       message: 'Only a failed delivery can be redelivered; this one is pending',
       extensions: { code: 'INVALID_TRANSITION' },

@@ -25,10 +25,14 @@ type Delivery = {
   last_status_code: number | null;
   attempts: { number: number; status_code: number | null; error: string | null }[];
 };
-const DELIVERY_FIELDS = 'id event_id event_type status attempt_count last_status_code last_error attempts { number status_code error duration_ms response_body }';
+const DELIVERY_FIELDS =
+  'id event_id event_type status attempt_count last_status_code last_error attempts { number status_code error duration_ms response_body }';
 
 /** A worker for this test, stopped when the test ends. */
-async function worker(overrides: Partial<DeliveryOptions> = {}, services: Pick<Services, 'prisma' | 'secrets' | 'webhookTargets'> = h.services): Promise<DeliveryWorker> {
+async function worker(
+  overrides: Partial<DeliveryOptions> = {},
+  services: Pick<Services, 'prisma' | 'secrets' | 'webhookTargets'> = h.services,
+): Promise<DeliveryWorker> {
   const started = startDeliveryWorker(services, await testDeliveryOptions(overrides), logger);
   onTestFinished(() => started.stop());
   return started;
@@ -98,12 +102,18 @@ describe('signed delivery', () => {
     const byId = new Map(receiver.requests.map((request) => [request.event!.id, request.event]));
     for (const envelope of [...received, ...statuses]) expect(byId.get(envelope.id)).toEqual(envelope);
 
-    const log = await eventually('the results', () => deliveries(workspace.api_key, subscription.id), (all) => all.every((delivery) => delivery.status === 'succeeded'));
+    const log = await eventually(
+      'the results',
+      () => deliveries(workspace.api_key, subscription.id),
+      (all) => all.every((delivery) => delivery.status === 'succeeded'),
+    );
     expect(log).toHaveLength(8);
     expect(new Set(log.map((delivery) => delivery.id))).toEqual(new Set(receiver.requests.map((request) => request.deliveryId)));
     for (const delivery of log) {
       expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1, last_status_code: 200 });
-      expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200, error: null, response_body: '{"received":true}' })]);
+      expect(delivery.attempts).toEqual([
+        expect.objectContaining({ number: 1, status_code: 200, error: null, response_body: '{"received":true}' }),
+      ]);
     }
   });
 
@@ -116,7 +126,12 @@ describe('signed delivery', () => {
     const statuses = await recordMessageEvents(h.db.prisma, workspace.workspace_id, 2, 'message.status');
     await receiver.waitFor('2 status events', () => receiver.deliveredEventIds().size === 2);
     // Every event above is dispatched once the last one is: fan-out takes them in id order.
-    await eventually('fan-out', () => h.db.prisma.event.count({ where: { dispatched_at: null, company_id: { in: [workspace.workspace_id, stranger.workspace_id] } } }), (left) => left === 0);
+    await eventually(
+      'fan-out',
+      () =>
+        h.db.prisma.event.count({ where: { dispatched_at: null, company_id: { in: [workspace.workspace_id, stranger.workspace_id] } } }),
+      (left) => left === 0,
+    );
     expect([...receiver.deliveredEventIds()].sort()).toEqual(statuses.map((event) => event.id).sort());
     expect(await h.db.prisma.webhookDelivery.count({ where: { company_id: workspace.workspace_id } })).toBe(2);
   });
@@ -135,7 +150,11 @@ describe('signed delivery', () => {
     expect(request).toMatchObject({ signatureValid: true, deliveryId: delivery.id });
     expect(request!.event).toMatchObject({ type: 'webhook.test', data: { subscription_id: subscription.id } });
     expect(envelopeProblems(request!.event!)).toEqual([]);
-    const [logged] = await eventually('the result', () => deliveries(workspace.api_key, subscription.id), (log) => log[0]?.status === 'succeeded');
+    const [logged] = await eventually(
+      'the result',
+      () => deliveries(workspace.api_key, subscription.id),
+      (log) => log[0]?.status === 'succeeded',
+    );
     expect(logged).toMatchObject({ id: delivery.id, event_id: delivery.event_id, status: 'succeeded', attempt_count: 1 });
   });
 
@@ -170,9 +189,18 @@ describe('retries', () => {
       expect(request.deliveryId).toBe(first!.deliveryId);
       expect(request.raw.equals(first!.raw)).toBe(true);
     }
-    const [delivery] = await eventually('the log', () => deliveries(workspace.api_key, subscription.id), (log) => log[0]?.status === 'succeeded');
+    const [delivery] = await eventually(
+      'the log',
+      () => deliveries(workspace.api_key, subscription.id),
+      (log) => log[0]?.status === 'succeeded',
+    );
     expect(delivery).toMatchObject({ id: first!.deliveryId, event_id: event!.id, attempt_count: 4 });
-    expect(delivery!.attempts.map(({ number, status_code }) => [number, status_code])).toEqual([[1, 503], [2, null], [3, null], [4, 200]]);
+    expect(delivery!.attempts.map(({ number, status_code }) => [number, status_code])).toEqual([
+      [1, 503],
+      [2, null],
+      [3, null],
+      [4, 200],
+    ]);
     expect(delivery!.attempts[1]!.error).toMatch(/ECONNRESET|socket hang up/);
     expect(delivery!.attempts[2]!.error).toBe('timed out after 500 ms');
   });
@@ -182,7 +210,11 @@ describe('retries', () => {
     const { workspace, receiver, subscription } = await subscribed({ answer: () => answer });
     await worker({ retryDelaysMs: [30, 30] });
     const [event] = await recordMessageEvents(h.db.prisma, workspace.workspace_id, 1);
-    const [failed] = await eventually('failure', () => deliveries(workspace.api_key, subscription.id), (log) => log[0]?.status === 'failed');
+    const [failed] = await eventually(
+      'failure',
+      () => deliveries(workspace.api_key, subscription.id),
+      (log) => log[0]?.status === 'failed',
+    );
     expect(failed).toMatchObject({ attempt_count: 3, last_status_code: 500 });
     expect(receiver.requests).toHaveLength(3);
 
@@ -194,7 +226,11 @@ describe('retries', () => {
     );
     expect(redelivered.body.data?.webhookRedeliver).toMatchObject({ id: failed!.id, status: 'pending' });
     await receiver.waitFor('the redelivery', () => receiver.deliveredEventIds().has(event!.id));
-    const [done] = await eventually('success', () => deliveries(workspace.api_key, subscription.id), (log) => log[0]?.status === 'succeeded');
+    const [done] = await eventually(
+      'success',
+      () => deliveries(workspace.api_key, subscription.id),
+      (log) => log[0]?.status === 'succeeded',
+    );
     expect(done).toMatchObject({ id: failed!.id, attempt_count: 4 });
     expect(receiver.requests.map((request) => request.deliveryId)).toEqual(Array(4).fill(failed!.id));
   });
@@ -206,25 +242,45 @@ describe('retries', () => {
     const [held] = await recordMessageEvents(h.db.prisma, workspace.workspace_id, 1);
     const read = `query ($id: ID!) { webhook(id: $id) { active disabled_reason disabled_at failing_since } }`;
     type Read = { webhook: { active: boolean; disabled_reason: string | null; failing_since: string | null } };
-    const disabled = await eventually('the disable', () => h.graphql<Read>(workspace.api_key, read, { id: subscription.id }), (r) => r.body.data?.webhook.active === false);
+    const disabled = await eventually(
+      'the disable',
+      () => h.graphql<Read>(workspace.api_key, read, { id: subscription.id }),
+      (r) => r.body.data?.webhook.active === false,
+    );
     expect(disabled.body.data?.webhook).toMatchObject({ active: false, disabled_reason: 'failing', failing_since: expect.any(String) });
     const attemptsWhenDisabled = receiver.requests.length;
     expect(attemptsWhenDisabled).toBeGreaterThanOrEqual(2);
 
     // While disabled: no attempts, the due delivery is held, and new events are not queued for it.
     const [skipped] = await recordMessageEvents(h.db.prisma, workspace.workspace_id, 1);
-    await eventually('fan-out', () => h.db.prisma.event.count({ where: { company_id: workspace.workspace_id, dispatched_at: null } }), (left) => left === 0);
-    const [waiting] = await eventually('the hold', () => deliveries(workspace.api_key, subscription.id), (log) => log[0]?.status === 'held');
+    await eventually(
+      'fan-out',
+      () => h.db.prisma.event.count({ where: { company_id: workspace.workspace_id, dispatched_at: null } }),
+      (left) => left === 0,
+    );
+    const [waiting] = await eventually(
+      'the hold',
+      () => deliveries(workspace.api_key, subscription.id),
+      (log) => log[0]?.status === 'held',
+    );
     expect(waiting).toMatchObject({ event_id: held!.id });
     expect(await deliveries(workspace.api_key, subscription.id)).toHaveLength(1);
     expect(receiver.requests).toHaveLength(attemptsWhenDisabled);
 
     answer = 200;
-    const enabled = await h.graphql<{ webhookUpdate: { active: boolean } }>(workspace.api_key, `mutation ($id: ID!) { webhookUpdate(id: $id, active: true) { active } }`, { id: subscription.id });
+    const enabled = await h.graphql<{ webhookUpdate: { active: boolean } }>(
+      workspace.api_key,
+      `mutation ($id: ID!) { webhookUpdate(id: $id, active: true) { active } }`,
+      { id: subscription.id },
+    );
     expect(enabled.body.data?.webhookUpdate.active).toBe(true);
     await receiver.waitFor('the held event', () => receiver.deliveredEventIds().has(held!.id));
     expect(receiver.deliveredEventIds().has(skipped!.id)).toBe(false);
-    const after = await eventually('the reset', () => h.graphql<Read>(workspace.api_key, read, { id: subscription.id }), (r) => r.body.data?.webhook.failing_since === null);
+    const after = await eventually(
+      'the reset',
+      () => h.graphql<Read>(workspace.api_key, read, { id: subscription.id }),
+      (r) => r.body.data?.webhook.failing_since === null,
+    );
     expect(after.body.data?.webhook).toMatchObject({ active: true, disabled_reason: null });
   });
 });
@@ -258,7 +314,11 @@ describe('isolation between receivers and instances', () => {
     await worker({ userAgent: 'MessagingCRM-Webhooks/instance-b' }, { ...h.services, prisma: secondInstance.prisma });
     const events = await recordMessageEvents(h.db.prisma, workspace.workspace_id, 300);
     await receiver.waitFor('300 events', () => receiver.deliveredEventIds().size === events.length);
-    await eventually('every delivery recorded', () => h.db.prisma.webhookDelivery.count({ where: { company_id: workspace.workspace_id, status: 'succeeded' } }), (n) => n === 300);
+    await eventually(
+      'every delivery recorded',
+      () => h.db.prisma.webhookDelivery.count({ where: { company_id: workspace.workspace_id, status: 'succeeded' } }),
+      (n) => n === 300,
+    );
 
     const sentBy = (instance: string) => receiver.requests.filter((request) => request.headers['user-agent']?.endsWith(instance)).length;
     console.log(

@@ -184,7 +184,10 @@ describe('DNS rebinding between creation and delivery', async () => {
     let delivery;
     do {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      delivery = await h.db.prisma.webhookDelivery.findFirst({ where: { subscription_id: subscriptionId }, include: { attempts: { orderBy: { number: 'asc' } } } });
+      delivery = await h.db.prisma.webhookDelivery.findFirst({
+        where: { subscription_id: subscriptionId },
+        include: { attempts: { orderBy: { number: 'asc' } } },
+      });
     } while (delivery?.status !== 'failed' && Date.now() < deadline);
     expect(delivery?.status).toBe('failed');
     expect(delivery!.attempts.map((attempt) => attempt.error)).toEqual(

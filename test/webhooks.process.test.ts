@@ -67,14 +67,19 @@ async function seededDelivery(count: number, answer?: Receiver['answer']) {
 
   const db = await openDataDirDatabase(dataDir);
   const secrets = createSecretBox(Buffer.from(encryptionKey, 'hex'));
-  const workspace = await createWorkspace({ prisma: db.prisma, secrets }, { name: 'Process test', email: `process${Date.now()}@example.com` });
+  const workspace = await createWorkspace(
+    { prisma: db.prisma, secrets },
+    { name: 'Process test', email: `process${Date.now()}@example.com` },
+  );
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
   receiver.secrets.push(secret);
   await db.prisma.webhookSubscription.create({
     data: { company_id: workspace.workspace_id, url: receiver.url, events: ['message.received'], secret: secrets.seal(secret) },
   });
   const events = await recordMessageEvents(db.prisma, workspace.workspace_id, count);
-  const bodies = new Map((await db.prisma.event.findMany({ where: { company_id: workspace.workspace_id } })).map((event) => [`evt_${event.id}`, event.body]));
+  const bodies = new Map(
+    (await db.prisma.event.findMany({ where: { company_id: workspace.workspace_id } })).map((event) => [`evt_${event.id}`, event.body]),
+  );
   await db.close();
 
   onTestFinished(async () => {
@@ -149,29 +154,41 @@ describe('crash safety', () => {
     expectFaithfulRequests(receiver, bodies);
 
     const db = await openDataDirDatabase(dataDir);
-    const statuses = await db.prisma.webhookDelivery.groupBy({ by: ['status'], where: { company_id: workspace.workspace_id }, _count: true });
+    const statuses = await db.prisma.webhookDelivery.groupBy({
+      by: ['status'],
+      where: { company_id: workspace.workspace_id },
+      _count: true,
+    });
     await db.close();
     expect(statuses.map((row) => [row.status, row._count])).toEqual([['succeeded', EVENTS]]);
   }, 240_000);
 });
 
 describe('npm run worker', () => {
-  it.runIf(databaseUrl)('delivers events on its own next to servers that run without workers, and stops on SIGTERM', async () => {
-    const { env, receiver, events, bodies } = await seededDelivery(200);
-    const worker = startProcess('app/worker.ts', env);
-    await receiver.waitFor('every event', () => receiver.deliveredEventIds().size === events.length, 90_000);
-    expect(await stop(worker, 'SIGTERM')).toBe(0);
-    expect(receiver.accepted()).toHaveLength(events.length);
-    expectFaithfulRequests(receiver, bodies);
-  }, 120_000);
+  it.runIf(databaseUrl)(
+    'delivers events on its own next to servers that run without workers, and stops on SIGTERM',
+    async () => {
+      const { env, receiver, events, bodies } = await seededDelivery(200);
+      const worker = startProcess('app/worker.ts', env);
+      await receiver.waitFor('every event', () => receiver.deliveredEventIds().size === events.length, 90_000);
+      expect(await stop(worker, 'SIGTERM')).toBe(0);
+      expect(receiver.accepted()).toHaveLength(events.length);
+      expectFaithfulRequests(receiver, bodies);
+    },
+    120_000,
+  );
 
-  it.skipIf(databaseUrl)('refuses to start on the embedded database, which belongs to the server process', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'crm-webhooks-'));
-    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { DATABASE_URL: _unset, ...env } = process.env;
-    const worker = startProcess('app/worker.ts', { ...env, DATA_DIR: dataDir });
-    const [code] = await once(worker.process, 'exit');
-    expect(code).toBe(1);
-    expect(worker.output.join('')).toContain('npm run worker needs DATABASE_URL');
-  }, 60_000);
+  it.skipIf(databaseUrl)(
+    'refuses to start on the embedded database, which belongs to the server process',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'crm-webhooks-'));
+      onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+      const { DATABASE_URL: _unset, ...env } = process.env;
+      const worker = startProcess('app/worker.ts', { ...env, DATA_DIR: dataDir });
+      const [code] = await once(worker.process, 'exit');
+      expect(code).toBe(1);
+      expect(worker.output.join('')).toContain('npm run worker needs DATABASE_URL');
+    },
+    60_000,
+  );
 });

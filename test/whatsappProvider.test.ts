@@ -26,7 +26,10 @@ describe('the whatsapp provider adapter', async () => {
     createWhatsAppProvider({ ...integration, ...overrides }, { baseUrl, timeoutMs: 5_000 });
 
   async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-    const error = await promise.then(() => null, (caught: unknown) => caught);
+    const error = await promise.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ProviderError);
     return error as ProviderError;
   }
@@ -55,7 +58,11 @@ describe('the whatsapp provider adapter', async () => {
   });
 
   it('maps Graph failures: a bad token, an undeliverable recipient, a template parameter mismatch', async () => {
-    expect(await failure(adapter({ accessToken: 'wrong' }).listTemplates())).toMatchObject({ reason: 'authentication', code: '190', retryable: false });
+    expect(await failure(adapter({ accessToken: 'wrong' }).listTemplates())).toMatchObject({
+      reason: 'authentication',
+      code: '190',
+      retryable: false,
+    });
     expect(await failure(adapter().send({ to: '99912345678', reference: 'r', content: { type: 'text', body: 'x' } }))).toMatchObject({
       reason: 'recipient',
       code: '131026',

@@ -72,7 +72,11 @@ describe('the WhatsApp provider webhook', async () => {
     const broken = structuredClone(good) as any;
     broken.entry[0].changes[0].value.messages.push({ from: waId(), id: providerMessageId(), timestamp: '1767225600', type: 'text' });
 
-    for (const raw of ['{"object": "whatsapp_business_account", "entry": [', '{"object":"whatsapp_business_account"}', JSON.stringify(broken)]) {
+    for (const raw of [
+      '{"object": "whatsapp_business_account", "entry": [',
+      '{"object":"whatsapp_business_account"}',
+      JSON.stringify(broken),
+    ]) {
       const response = await world.webhook(null, ws.appSecret, { raw });
       expect(response.status).toBe(400);
       expect((await response.json()).error.code).toBe('VALIDATION_ERROR');
@@ -85,8 +89,14 @@ describe('the WhatsApp provider webhook', async () => {
     const from = waId();
     const unknown = [
       { object: 'page', entry: [{ id: '1', changes: [{ field: 'feed', value: { item: 'post' } }] }] },
-      { object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: 1 } }] }] },
-      inboundPayload(ws.phoneNumberId, { from, message: { type: 'system', system: { body: 'User changed number', type: 'user_changed_number' } } }),
+      {
+        object: 'whatsapp_business_account',
+        entry: [{ id: '1', changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: 1 } }] }],
+      },
+      inboundPayload(ws.phoneNumberId, {
+        from,
+        message: { type: 'system', system: { body: 'User changed number', type: 'user_changed_number' } },
+      }),
       statusPayload(ws.phoneNumberId, { id: providerMessageId(), status: 'deleted', recipient: from }),
       statusPayload(ws.phoneNumberId, { id: providerMessageId(), status: 'delivered', recipient: from }),
       inboundPayload('100000000000001', { from }),

@@ -125,7 +125,7 @@ function arrivedOverHttps(request: IncomingMessage, trustProxy: boolean): boolea
   if (!trustProxy) return false;
   // The proxy we trust appends its own value last; anything before it came from the client.
   const forwarded = request.headers['x-forwarded-proto'];
-  const values = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '').split(',');
+  const values = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',');
   return values.at(-1)?.trim().toLowerCase() === 'https';
 }
 

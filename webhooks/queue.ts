@@ -113,10 +113,7 @@ export async function claimDeliveries(prisma: PrismaClient, options: ClaimOption
   return claimed.filter((delivery) => delivery.active).map(({ active: _active, ...delivery }) => delivery);
 }
 
-export type AttemptVerdict =
-  | { kind: 'succeeded' }
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'failed' };
+export type AttemptVerdict = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
 
 export type FinishedAttempt = { delivery: ClaimedDelivery; result: AttemptResult; verdict: AttemptVerdict };
 

@@ -50,7 +50,10 @@ function describe(error: unknown): string {
 
 /** PostgreSQL text cannot hold NUL; the excerpt is for people, so it is made printable. */
 function excerpt(chunks: Buffer[]): string {
-  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '');
+  return Buffer.concat(chunks)
+    .subarray(0, RESPONSE_EXCERPT_BYTES)
+    .toString('utf8')
+    .replace(/\u0000/g, '');
 }
 
 export function createSender(options: SenderOptions): Sender {

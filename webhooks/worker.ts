@@ -31,7 +31,8 @@ export function startDeliveryWorker(
   const recorder = createBatcher<FinishedAttempt, Recorded>(
     async (finished) => {
       const outcome = await recordAttempts(prisma, finished, { disableAfterMs: options.disableAfterMs });
-      for (const subscription of outcome.disabled) logger.warn({ subscription_id: subscription }, 'webhook subscription disabled: it kept failing');
+      for (const subscription of outcome.disabled)
+        logger.warn({ subscription_id: subscription }, 'webhook subscription disabled: it kept failing');
       return outcome;
     },
     { maxSize: Math.max(1, Math.ceil(options.concurrency / 2)), maxDelayMs: RECORD_DELAY_MS },
@@ -69,9 +70,7 @@ export function startDeliveryWorker(
       logger.error({ delivery_id: delivery.id }, 'webhook signing secret cannot be unsealed');
     }
     const result =
-      secret === null
-        ? unsealFailure()
-        : await sender.send({ url: delivery.url, body: delivery.body, secret, deliveryId: delivery.id });
+      secret === null ? unsealFailure() : await sender.send({ url: delivery.url, body: delivery.body, secret, deliveryId: delivery.id });
     const verdict = verdictOf(result, delivery, options.retryDelaysMs);
     const outcome = await recorder.add({ delivery, result, verdict });
     const facts = {
@@ -84,8 +83,7 @@ export function startDeliveryWorker(
     };
     if (!outcome.recorded.has(delivery.id)) {
       logger.warn(facts, 'webhook attempt result not recorded: its lease had ended or its subscription was deleted');
-    }
-    else if (verdict.kind === 'failed') logger.warn(facts, 'webhook delivery failed for good');
+    } else if (verdict.kind === 'failed') logger.warn(facts, 'webhook delivery failed for good');
     else logger.debug(facts, 'webhook attempt');
   }
 

@@ -88,16 +88,23 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
         }
         if (opensSession(path, request) && !sessions.hasRoomFor(actor.keyId)) {
           endResponse(
-            errorResponse(429, 'RATE_LIMITED', 'This API key has too many open MCP sessions; close one (DELETE /mcp) or wait for one to expire', {
-              requestId,
-            }),
+            errorResponse(
+              429,
+              'RATE_LIMITED',
+              'This API key has too many open MCP sessions; close one (DELETE /mcp) or wait for one to expire',
+              {
+                requestId,
+              },
+            ),
           );
           return;
         }
         const response =
-          path === MCP_PATHS.streamable ? await streamable(request, actor)
-          : path === MCP_PATHS.sse ? await openSse(request, actor)
-          : await sseMessage(request, actor, url);
+          path === MCP_PATHS.streamable
+            ? await streamable(request, actor)
+            : path === MCP_PATHS.sse
+              ? await openSse(request, actor)
+              : await sseMessage(request, actor, url);
         // A browser client of an allowed origin must be able to read the session headers.
         if (origin !== null) response.headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
         endResponse(response);

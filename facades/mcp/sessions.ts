@@ -7,8 +7,7 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 import type { SseServerTransport } from './sseTransport.js';
 
 export type Session =
-  | { kind: 'streamable'; transport: WebStandardStreamableHTTPServerTransport }
-  | { kind: 'sse'; transport: SseServerTransport };
+  { kind: 'streamable'; transport: WebStandardStreamableHTTPServerTransport } | { kind: 'sse'; transport: SseServerTransport };
 
 type Entry = Session & { id: string; keyId: string; server: Server; lastSeen: number };
 

@@ -56,13 +56,15 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'contacts_bulk_import',
     operation: 'ContactsBulkImport',
     kind: 'write',
-    description: 'Create many contacts in one call (up to 500). Each row succeeds or fails on its own; a failed row writes nothing and reports its error.',
+    description:
+      'Create many contacts in one call (up to 500). Each row succeeds or fails on its own; a failed row writes nothing and reports its error.',
   },
   {
     name: 'contact_channels_list',
     operation: 'ContactChannels',
     kind: 'read',
-    description: "List a contact's identities (phone, wa_id, email, per provider); the primary one of each type is the contact's own field.",
+    description:
+      "List a contact's identities (phone, wa_id, email, per provider); the primary one of each type is the contact's own field.",
   },
   {
     name: 'contact_channels_add',
@@ -80,7 +82,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'conversations_list',
     operation: 'Conversations',
     kind: 'read',
-    description: 'List conversations by latest inbound message, newest first; filter by status (active, pending, closed) or assigned_user_id. Pass next_cursor as before for the next page.',
+    description:
+      'List conversations by latest inbound message, newest first; filter by status (active, pending, closed) or assigned_user_id. Pass next_cursor as before for the next page.',
   },
   {
     name: 'conversations_search',
@@ -98,7 +101,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'conversations_update',
     operation: 'ConversationUpdate',
     kind: 'destructive',
-    description: 'Assign a conversation to a user of the workspace (null unassigns), switch its AI agent (service_enabled) or replace its details.',
+    description:
+      'Assign a conversation to a user of the workspace (null unassigns), switch its AI agent (service_enabled) or replace its details.',
   },
   {
     name: 'conversations_close',
@@ -165,13 +169,14 @@ export const TOOLS: readonly ToolEntry[] = [
     operation: 'MessageSend',
     kind: 'write',
     description:
-      'Send a message in a conversation: a free-form body only within 24 hours of the contact\'s last inbound message (else MESSAGING_WINDOW_CLOSED), or an APPROVED template {name, language, parameters} at any time. Returns the message with status sent; delivery progress arrives as message.status events.',
+      "Send a message in a conversation: a free-form body only within 24 hours of the contact's last inbound message (else MESSAGING_WINDOW_CLOSED), or an APPROVED template {name, language, parameters} at any time. Returns the message with status sent; delivery progress arrives as message.status events.",
   },
   {
     name: 'templates_list',
     operation: 'Templates',
     kind: 'read',
-    description: 'List the message templates of the workspace\'s messaging integration; filter by status (approved, pending, rejected, paused, disabled).',
+    description:
+      "List the message templates of the workspace's messaging integration; filter by status (approved, pending, rejected, paused, disabled).",
   },
   {
     name: 'tags_list',
@@ -201,13 +206,13 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'scheduling_settings_get',
     operation: 'SchedulingSettingsGet',
     kind: 'read',
-    description: 'Read the workspace\'s scheduling settings: its IANA time zone, in which appointment-type availability is given.',
+    description: "Read the workspace's scheduling settings: its IANA time zone, in which appointment-type availability is given.",
   },
   {
     name: 'scheduling_settings_update',
     operation: 'SchedulingSettingsUpdate',
     kind: 'destructive',
-    description: 'Set the workspace\'s IANA time zone (for example Europe/Lisbon); availability windows are read in it.',
+    description: "Set the workspace's IANA time zone (for example Europe/Lisbon); availability windows are read in it.",
   },
   {
     name: 'appointment_types_list',
@@ -225,7 +230,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'appointment_types_create',
     operation: 'AppointmentTypeCreate',
     kind: 'write',
-    description: 'Create an appointment type: name, duration_minutes, buffer_minutes kept free after each appointment, and weekly availability [{weekday, start "HH:MM", end "HH:MM"}] in the workspace time zone.',
+    description:
+      'Create an appointment type: name, duration_minutes, buffer_minutes kept free after each appointment, and weekly availability [{weekday, start "HH:MM", end "HH:MM"}] in the workspace time zone.',
   },
   {
     name: 'appointment_types_update',
@@ -243,7 +249,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'calendar_slots_list',
     operation: 'CalendarSlotsList',
     kind: 'read',
-    description: 'List the free slots of an appointment type between from and to (ISO 8601), honouring existing appointments, buffers, the time zone and daylight-saving changes.',
+    description:
+      'List the free slots of an appointment type between from and to (ISO 8601), honouring existing appointments, buffers, the time zone and daylight-saving changes.',
   },
   {
     name: 'appointments_list',
@@ -261,7 +268,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'appointments_book',
     operation: 'AppointmentBook',
     kind: 'write',
-    description: 'Book an appointment for a contact at start_at (ISO 8601); refused with CONFLICT when it overlaps another scheduled appointment and VALIDATION_ERROR outside availability.',
+    description:
+      'Book an appointment for a contact at start_at (ISO 8601); refused with CONFLICT when it overlaps another scheduled appointment and VALIDATION_ERROR outside availability.',
   },
   {
     name: 'appointments_update',
@@ -285,7 +293,7 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'calendar_feed_rotate_token',
     operation: 'CalendarFeedTokenRotate',
     kind: 'destructive',
-    description: 'Issue a new secret iCalendar feed URL for the workspace\'s appointments; the old URL stops working at once.',
+    description: "Issue a new secret iCalendar feed URL for the workspace's appointments; the old URL stops working at once.",
   },
   {
     name: 'knowledge_list',
@@ -309,7 +317,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'knowledge_upload',
     operation: 'KnowledgeDocumentUpload',
     kind: 'write',
-    description: 'Add a knowledge document from a file given as {content_base64, filename, content_type}: text/plain, text/markdown or text/html (converted to text).',
+    description:
+      'Add a knowledge document from a file given as {content_base64, filename, content_type}: text/plain, text/markdown or text/html (converted to text).',
   },
   {
     name: 'knowledge_update',
@@ -327,13 +336,15 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'knowledge_search',
     operation: 'KnowledgeSearch',
     kind: 'read',
-    description: 'Full-text search of the knowledge documents (web-search syntax: "phrases", or, -exclude), best match first, with highlighted snippets.',
+    description:
+      'Full-text search of the knowledge documents (web-search syntax: "phrases", or, -exclude), best match first, with highlighted snippets.',
   },
   {
     name: 'analytics_summary',
     operation: 'AnalyticsSummary',
     kind: 'read',
-    description: 'Conversation and message metrics over [from, to): counts by status and direction, first-response and resolution times, delivery and read rates, per assignee.',
+    description:
+      'Conversation and message metrics over [from, to): counts by status and direction, first-response and resolution times, delivery and read rates, per assignee.',
   },
   {
     name: 'analytics_export',
@@ -357,7 +368,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'webhooks_create',
     operation: 'WebhookCreate',
     kind: 'write',
-    description: 'Subscribe an https URL on a public address to event types (message.received, message.status). The answer holds the signing secret, shown this once.',
+    description:
+      'Subscribe an https URL on a public address to event types (message.received, message.status). The answer holds the signing secret, shown this once.',
   },
   {
     name: 'webhooks_update',
@@ -387,7 +399,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'webhook_deliveries_list',
     operation: 'WebhookDeliveriesList',
     kind: 'read',
-    description: 'List the deliveries of a subscription, newest first, with their status; filter by status (pending, held, succeeded, failed).',
+    description:
+      'List the deliveries of a subscription, newest first, with their status; filter by status (pending, held, succeeded, failed).',
   },
   {
     name: 'webhook_deliveries_get',
@@ -405,7 +418,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'campaigns_list',
     operation: 'CampaignsList',
     kind: 'read',
-    description: 'List campaigns, newest first, with their status and progress (recipients by status); filter by status (draft, scheduled, running, paused, completed, cancelled).',
+    description:
+      'List campaigns, newest first, with their status and progress (recipients by status); filter by status (draft, scheduled, running, paused, completed, cancelled).',
   },
   {
     name: 'campaigns_get',
@@ -417,13 +431,15 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'campaigns_create',
     operation: 'CampaignCreate',
     kind: 'write',
-    description: 'Create a draft campaign: a name, an APPROVED template {name, language, parameters} and an audience, either audience_tag_id (the contacts with that tag when it starts) or audience_contact_ids. Optional send_rate_per_minute and integration_id. Nothing is sent until campaigns_start or campaigns_schedule.',
+    description:
+      'Create a draft campaign: a name, an APPROVED template {name, language, parameters} and an audience, either audience_tag_id (the contacts with that tag when it starts) or audience_contact_ids. Optional send_rate_per_minute and integration_id. Nothing is sent until campaigns_start or campaigns_schedule.',
   },
   {
     name: 'campaigns_update',
     operation: 'CampaignUpdate',
     kind: 'destructive',
-    description: 'Change a draft campaign; omitted fields stay, null clears (the rate falls back to the default). Only drafts can be changed.',
+    description:
+      'Change a draft campaign; omitted fields stay, null clears (the rate falls back to the default). Only drafts can be changed.',
   },
   {
     name: 'campaigns_delete',
@@ -441,7 +457,8 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'campaigns_start',
     operation: 'CampaignStart',
     kind: 'destructive',
-    description: 'Start a draft or scheduled campaign now: its audience is fixed and messages go out in the background at its send rate. Follow progress with campaigns_get.',
+    description:
+      'Start a draft or scheduled campaign now: its audience is fixed and messages go out in the background at its send rate. Follow progress with campaigns_get.',
   },
   {
     name: 'campaigns_pause',
@@ -465,12 +482,14 @@ export const TOOLS: readonly ToolEntry[] = [
     name: 'campaigns_recipients_list',
     operation: 'CampaignRecipientsList',
     kind: 'read',
-    description: "List a campaign's recipients in send order with each one's status (pending, sending, sent, delivered, read, failed, skipped, cancelled), message id and error; filter by status.",
+    description:
+      "List a campaign's recipients in send order with each one's status (pending, sending, sent, delivered, read, failed, skipped, cancelled), message id and error; filter by status.",
   },
   {
     name: 'campaigns_export',
     operation: 'CampaignExport',
     kind: 'read',
-    description: "A campaign's results as CSV text (one row per recipient: contact, status, message id, error, times), with a filename and content type.",
+    description:
+      "A campaign's results as CSV text (one row per recipient: contact, status, message id, error, times), with a filename and content type.",
   },
 ];

@@ -127,7 +127,11 @@ function acceptsLeaf(type: GraphQLLeafType, value: unknown): boolean {
 }
 
 function leafReason(type: GraphQLLeafType): string {
-  if (isEnumType(type)) return `must be one of ${type.getValues().map((value) => value.name).join(', ')}`;
+  if (isEnumType(type))
+    return `must be one of ${type
+      .getValues()
+      .map((value) => value.name)
+      .join(', ')}`;
   switch (type.name) {
     case 'Int':
       return 'must be an integer';

@@ -97,7 +97,8 @@ function inlineFragments(set: SelectionSetNode, fragments: ReadonlyMap<string, F
   return {
     ...set,
     selections: set.selections.flatMap((selection) => {
-      if (selection.kind === Kind.FRAGMENT_SPREAD) return inlineFragments(fragments.get(selection.name.value)!.selectionSet, fragments).selections;
+      if (selection.kind === Kind.FRAGMENT_SPREAD)
+        return inlineFragments(fragments.get(selection.name.value)!.selectionSet, fragments).selections;
       if (selection.kind === Kind.INLINE_FRAGMENT) return inlineFragments(selection.selectionSet, fragments).selections;
       return selection.selectionSet ? [{ ...selection, selectionSet: inlineFragments(selection.selectionSet, fragments) }] : [selection];
     }),

@@ -34,4 +34,3 @@ export function checkDeprecations(operations: readonly RestOperation[], sunset: 
     }
   }
 }
-

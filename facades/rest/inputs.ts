@@ -30,7 +30,12 @@ export async function readJsonObject(request: Request): Promise<JsonBody> {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return {
-      failure: { status: 400, code: 'VALIDATION_ERROR', message: 'The body must be a JSON object', details: { body: 'must be a JSON object' } },
+      failure: {
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: 'The body must be a JSON object',
+        details: { body: 'must be a JSON object' },
+      },
     };
   }
   return { body: body as Record<string, unknown> };

@@ -72,10 +72,7 @@ function outputInnerSchema(type: GraphQLOutputType, node: FieldNode, components:
     for (const selection of node.selectionSet?.selections ?? []) {
       if (selection.kind !== Kind.FIELD) throw new Error(`Fragments in REST selections are not supported (${type.name})`);
       const field = fields[selection.name.value]!;
-      properties[selection.alias?.value ?? field.name] = described(
-        outputSchema(field.type, selection, components),
-        field.description,
-      );
+      properties[selection.alias?.value ?? field.name] = described(outputSchema(field.type, selection, components), field.description);
     }
     return components.register(type.name, {
       type: 'object',
@@ -101,11 +98,12 @@ export function inputInnerSchema(type: GraphQLInputType, components: Components)
     return components.register(type.name, {
       type: 'object',
       ...(type.description ? { description: type.description } : {}),
-      properties: Object.fromEntries(fields.map((field) => [field.name, described(inputSchema(field.type, components), field.description)])),
+      properties: Object.fromEntries(
+        fields.map((field) => [field.name, described(inputSchema(field.type, components), field.description)]),
+      ),
       required: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name),
       additionalProperties: false,
     });
   }
   return leafSchema(type as GraphQLLeafType, 'input');
 }
-

@@ -88,9 +88,11 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INSUFFICIENT_SCOPE: 'The API key lacks the scope this route needs.',
   ORIGIN_NOT_ALLOWED: 'The Origin header names a page that may not call this service.',
   NOT_FOUND: 'No such record in this workspace.',
-  INTEGRATION_NOT_FOUND: 'The workspace has no connected integration of that provider (or the conversation’s or campaign’s integration is gone).',
+  INTEGRATION_NOT_FOUND:
+    'The workspace has no connected integration of that provider (or the conversation’s or campaign’s integration is gone).',
   CONFLICT: 'The value is already taken by another record; `details` names the field.',
-  INVALID_TRANSITION: 'The record’s status does not allow this action; `details` says which (conversations and campaigns: `status`, `action` and `allowed_from`).',
+  INVALID_TRANSITION:
+    'The record’s status does not allow this action; `details` says which (conversations and campaigns: `status`, `action` and `allowed_from`).',
   CONVERSATION_CLOSED: 'The conversation is closed; reopen it to send.',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed; retry later.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',
@@ -110,8 +112,7 @@ type DocumentedError = { status: number; code: string; meaning: string; headers:
 function errorResponse(errors: readonly DocumentedError[]): JsonSchema {
   const codes = [...new Set(errors.map((error) => error.code))];
   const code = codes.length === 1 ? { const: codes[0] } : { enum: codes };
-  const description =
-    errors.length === 1 ? errors[0]!.meaning : errors.map((error) => `\`${error.code}\`: ${error.meaning}`).join('\n\n');
+  const description = errors.length === 1 ? errors[0]!.meaning : errors.map((error) => `\`${error.code}\`: ${error.meaning}`).join('\n\n');
   return {
     description,
     headers: errors[0]!.headers,
@@ -302,7 +303,11 @@ function unversionedOperations(schema: GraphQLSchema, components: Components) {
         summary: 'Health check; needs no API key.',
         security: [],
         responses: {
-          '200': { description: 'The service and its database answer.', headers, content: { 'application/json': { schema: healthSchema } } },
+          '200': {
+            description: 'The service and its database answer.',
+            headers,
+            content: { 'application/json': { schema: healthSchema } },
+          },
           '503': { description: 'The database does not answer.', headers, content: { 'application/json': { schema: healthSchema } } },
         },
       },
@@ -349,7 +354,11 @@ export function buildOpenApiDocument(schema: GraphQLSchema, operations: readonly
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A workspace API key; the scopes listed per operation are alternatives.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A workspace API key; the scopes listed per operation are alternatives.',
+        },
       },
       schemas: components.schemas,
       headers: HEADERS,

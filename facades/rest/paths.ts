@@ -56,8 +56,5 @@ export function fillPath(path: PathTemplate, values: Record<string, string>): st
 }
 
 export function sofaPath(path: PathTemplate): string {
-  return fillPath(
-    path,
-    Object.fromEntries(pathParameters(path).map((name) => [name, `:${name}`])),
-  );
+  return fillPath(path, Object.fromEntries(pathParameters(path).map((name) => [name, `:${name}`])));
 }

@@ -547,5 +547,11 @@ export const REST_ROUTES: readonly RestRoute[] = [
     field: 'Query.campaignRecipients',
     selection: 'CampaignRecipientsList',
   },
-  { operationId: 'exportCampaign', method: 'GET', path: '/campaigns/{id}/export', field: 'Query.campaignExport', selection: 'CampaignExport' },
+  {
+    operationId: 'exportCampaign',
+    method: 'GET',
+    path: '/campaigns/{id}/export',
+    field: 'Query.campaignExport',
+    selection: 'CampaignExport',
+  },
 ];

@@ -39,11 +39,7 @@ function graphqlErrorResponse(errors: ReadonlyArray<unknown>, onUnexpected: (err
   return errorResponse(500, 'INTERNAL', INTERNAL_ERROR_MESSAGE);
 }
 
-export function createRouteHandler(
-  operation: RestOperation,
-  gateway: Gateway,
-  onUnexpected: (error: unknown) => void,
-): RouteHandler {
+export function createRouteHandler(operation: RestOperation, gateway: Gateway, onUnexpected: (error: unknown) => void): RouteHandler {
   const { route } = operation;
   // The contract's selection, not sofa's own document: a route may answer with its named operation's selection.
   const selection: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation.selection] };

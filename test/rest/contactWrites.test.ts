@@ -137,7 +137,11 @@ describe('POST /api/v1/contacts/import', () => {
     const [phone, taken] = [newPhone(), newPhone()];
     await createContact({ phone_number: taken });
     const imported = await postJson(h, '/api/v1/contacts/import', key, {
-      contacts: [{ name: 'Row 0', phone_number: phone }, { name: 'Row 1', email: 'broken' }, { name: 'Row 2', phone_number: taken }],
+      contacts: [
+        { name: 'Row 0', phone_number: phone },
+        { name: 'Row 1', email: 'broken' },
+        { name: 'Row 2', phone_number: taken },
+      ],
     });
     expect(imported.status).toBe(200);
     expect(Object.keys(imported.body).sort()).toEqual(['created', 'failed', 'results']);

@@ -30,9 +30,15 @@ describe('GET /api/v1/conversations/{id} and /conversations/search', () => {
     expect(answer.body).toEqual(await operationResult(h, key, 'Conversation', { id }));
     const foreign = await conversation({ workspace: other });
     for (const missing of [foreign.id, '01960000-0000-7000-8000-000000000000']) {
-      expectError(await getJson(h, `/api/v1/conversations/${missing}`, { key }), 404, { code: 'NOT_FOUND', message: 'Conversation not found' });
+      expectError(await getJson(h, `/api/v1/conversations/${missing}`, { key }), 404, {
+        code: 'NOT_FOUND',
+        message: 'Conversation not found',
+      });
     }
-    expectError(await getJson(h, '/api/v1/conversations/42', { key }), 400, { code: 'VALIDATION_ERROR', details: { id: 'must be a UUID' } });
+    expectError(await getJson(h, '/api/v1/conversations/42', { key }), 400, {
+      code: 'VALIDATION_ERROR',
+      details: { id: 'must be a UUID' },
+    });
   });
 
   it('searches by contact or message text in the list envelope, with the guide form on request', async () => {
@@ -166,13 +172,17 @@ describe.each(['notes', 'summaries'] as const)('a conversation’s %s', (kind) =
       details: { body: 'is required' },
     });
     expectError(await postJson(h, `/api/v1/conversations/${id}/${kind}`, key, { body: '   ' }), 400, { code: 'VALIDATION_ERROR' });
-    expectError(await getJson(h, `/api/v1/conversations/${id}/${kind}?limit=500`, { key }), 400, { details: { limit: 'must be between 1 and 100' } });
+    expectError(await getJson(h, `/api/v1/conversations/${id}/${kind}?limit=500`, { key }), 400, {
+      details: { limit: 'must be between 1 and 100' },
+    });
 
     const foreign = await conversation({ workspace: other });
     const theirs = (await postJson(h, `/api/v1/conversations/${foreign.id}/${kind}`, other.api_key, { body: 'Private' })).body;
     expectError(await getJson(h, `/api/v1/conversations/${foreign.id}/${kind}`, { key }), 404, { code: 'NOT_FOUND' });
     expectError(await postJson(h, `/api/v1/conversations/${foreign.id}/${kind}`, key, { body: 'Mine' }), 404, { code: 'NOT_FOUND' });
-    expectError(await sendJson(h, 'PATCH', `/api/v1/conversations/${kind}/${theirs.id}`, key, { body: 'Mine' }), 404, { code: 'NOT_FOUND' });
+    expectError(await sendJson(h, 'PATCH', `/api/v1/conversations/${kind}/${theirs.id}`, key, { body: 'Mine' }), 404, {
+      code: 'NOT_FOUND',
+    });
     expectError(await getJson(h, `/api/v1/conversations/${kind}/${theirs.id}`, { method: 'DELETE', key }), 404, { code: 'NOT_FOUND' });
     expect((await getJson(h, `/api/v1/conversations/${foreign.id}/${kind}`, { key: other.api_key })).body.data).toEqual([theirs]);
   });

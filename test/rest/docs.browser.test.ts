@@ -43,7 +43,9 @@ describe('the API reference at /docs', () => {
       expect(await page.locator(`.opblock-${method}`).count(), method).toBe(documented);
     }
     const paths = await page.locator('.opblock-summary-path, .opblock-summary-path__deprecated').allInnerTexts();
-    expect(paths.map((path) => path.replace(/\u200b/g, ''))).toEqual(expect.arrayContaining(['/api/v1/contacts/{id}', '/api/v1/customers']));
+    expect(paths.map((path) => path.replace(/\u200b/g, ''))).toEqual(
+      expect.arrayContaining(['/api/v1/contacts/{id}', '/api/v1/customers']),
+    );
 
     await page.locator('#operations-Contacts-getContact .opblock-summary').click();
     await page.waitForSelector('#operations-Contacts-getContact .responses-table');

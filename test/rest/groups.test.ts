@@ -38,7 +38,12 @@ describe('scheduling routes', () => {
     expect((await getJson(h, '/api/v1/scheduling/settings', { key })).body).toEqual(await operationResult(h, key, 'SchedulingSettingsGet'));
     await sendJson(h, 'PATCH', '/api/v1/scheduling/settings', key, { time_zone: 'UTC' });
 
-    const type = await created('/api/v1/appointment-types', { name: 'Visit', duration_minutes: 30, buffer_minutes: 10, availability: ALL_DAY });
+    const type = await created('/api/v1/appointment-types', {
+      name: 'Visit',
+      duration_minutes: 30,
+      buffer_minutes: 10,
+      availability: ALL_DAY,
+    });
     expect(type).toMatchObject({ name: 'Visit', duration_minutes: 30, buffer_minutes: 10, active: true });
     expect(type).toEqual(await operationResult(h, key, 'AppointmentTypeGet', { id: type.id }));
     expect((await getJson(h, `/api/v1/appointment-types/${type.id}`, { key })).body).toEqual(type);
@@ -63,16 +68,27 @@ describe('scheduling routes', () => {
     const window = `from=${encodeURIComponent(at(9))}&to=${encodeURIComponent(at(12))}`;
     const slots = await getJson(h, `/api/v1/calendar/slots?appointment_type_id=${type.id}&${window}`, { key });
     expect(slots.status, JSON.stringify(slots.body)).toBe(200);
-    expect(slots.body).toEqual(await operationResult(h, key, 'CalendarSlotsList', { appointment_type_id: type.id, from: at(9), to: at(12) }));
+    expect(slots.body).toEqual(
+      await operationResult(h, key, 'CalendarSlotsList', { appointment_type_id: type.id, from: at(9), to: at(12) }),
+    );
     expect(slots.body.slots.map((slot: { start_at: string }) => slot.start_at)).toEqual([at(9), at(10), at(11)]);
 
-    const booked = await created('/api/v1/appointments', { customer_id: customerId, appointment_type_id: type.id, start_at: at(10), notes: 'First' });
+    const booked = await created('/api/v1/appointments', {
+      customer_id: customerId,
+      appointment_type_id: type.id,
+      start_at: at(10),
+      notes: 'First',
+    });
     expect(booked).toMatchObject({ start_at: at(10), end_at: at(11), status: 'scheduled', notes: 'First' });
     expect(booked).toEqual(await operationResult(h, key, 'AppointmentGet', { id: booked.id }));
     const after = await getJson(h, `/api/v1/calendar/slots?appointment_type_id=${type.id}&${window}`, { key });
     expect(after.body.slots.map((slot: { start_at: string }) => slot.start_at)).toEqual([at(9), at(11)]);
 
-    const conflict = await postJson(h, '/api/v1/appointments', key, { customer_id: customerId, appointment_type_id: type.id, start_at: at(10) });
+    const conflict = await postJson(h, '/api/v1/appointments', key, {
+      customer_id: customerId,
+      appointment_type_id: type.id,
+      start_at: at(10),
+    });
     expectError(conflict, 409, { code: 'CONFLICT' });
 
     const moved = await sendJson(h, 'PATCH', `/api/v1/appointments/${booked.id}`, key, { start_at: at(14) });
@@ -90,9 +106,15 @@ describe('scheduling routes', () => {
 
   it('a value that is not a date-time is 400 VALIDATION_ERROR naming the field', async () => {
     const type = await created('/api/v1/appointment-types', { name: 'Bad dates', duration_minutes: 30, availability: ALL_DAY });
-    const slots = await getJson(h, `/api/v1/calendar/slots?appointment_type_id=${type.id}&from=monday&to=${encodeURIComponent(at(3))}`, { key });
+    const slots = await getJson(h, `/api/v1/calendar/slots?appointment_type_id=${type.id}&from=monday&to=${encodeURIComponent(at(3))}`, {
+      key,
+    });
     expectError(slots, 400, { code: 'VALIDATION_ERROR', details: { from: 'must be a valid DateTime' } });
-    const booking = await postJson(h, '/api/v1/appointments', key, { customer_id: customerId, appointment_type_id: type.id, start_at: 'noon' });
+    const booking = await postJson(h, '/api/v1/appointments', key, {
+      customer_id: customerId,
+      appointment_type_id: type.id,
+      start_at: 'noon',
+    });
     expectError(booking, 400, { code: 'VALIDATION_ERROR', details: { start_at: 'must be a valid DateTime' } });
     const missing = await getJson(h, `/api/v1/analytics/summary?from=${encodeURIComponent(at(0))}`, { key });
     expectError(missing, 400, { code: 'VALIDATION_ERROR', details: { to: 'is required' } });

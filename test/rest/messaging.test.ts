@@ -7,16 +7,29 @@ import { openHarness } from '../support/harness.js';
 const h = await openHarness();
 const ws = await h.workspace('Rest messaging');
 const prisma = h.db.prisma;
-const contact = await prisma.customer.create({ data: { company_id: ws.workspace_id, name: 'Bea', wa_id: '15550111222', phone_number: '+15550111222' } });
+const contact = await prisma.customer.create({
+  data: { company_id: ws.workspace_id, name: 'Bea', wa_id: '15550111222', phone_number: '+15550111222' },
+});
 
 async function conversation(lastInbound: Date | null) {
   return prisma.conversation.create({
-    data: { company_id: ws.workspace_id, customer_id: contact.id, integration_id: ws.integration_id, provider: 'sandbox', last_message_at: lastInbound },
+    data: {
+      company_id: ws.workspace_id,
+      customer_id: contact.id,
+      integration_id: ws.integration_id,
+      provider: 'sandbox',
+      last_message_at: lastInbound,
+    },
   });
 }
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  return h.fetch(path, { method: 'POST', key: ws.api_key, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return h.fetch(path, {
+    method: 'POST',
+    key: ws.api_key,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('POST /api/v1/messages', () => {
@@ -78,7 +91,7 @@ describe('GET templates', () => {
     expect(body.templates.length).toBeGreaterThan(0);
   });
 
-  it('filters by the guides\' lowercase status on /api/v1/templates', async () => {
+  it("filters by the guides' lowercase status on /api/v1/templates", async () => {
     const body = await (await h.fetch('/api/v1/templates?status=approved', { key: ws.api_key })).json();
     expect(body.templates.length).toBeGreaterThan(0);
     expect(body.templates.every((template: { status: string }) => template.status === 'APPROVED')).toBe(true);

@@ -114,7 +114,11 @@ describe('path parameters next to the body and the query string', () => {
     const patched = await sendJson(h, 'PATCH', `/api/v1/contacts/${id}`, key, { id: otherId, name: 'Renamed' });
     expect(patched.status).toBe(400);
     expect(patched.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: repeated });
-    const channel = await postJson(h, `/api/v1/contacts/${id}/channels`, key, { customer_id: otherId, type: 'email', value: 'fay@example.com' });
+    const channel = await postJson(h, `/api/v1/contacts/${id}/channels`, key, {
+      customer_id: otherId,
+      type: 'email',
+      value: 'fay@example.com',
+    });
     expect(channel.status).toBe(400);
     expect(channel.body.error.details).toEqual({ customer_id: 'is given by the path and must not be repeated' });
     const read = await getJson(h, `/api/v1/contacts/${id}?id=${otherId}`, { key });

@@ -124,7 +124,7 @@ let nextHour = 0;
 function freeStart(): string {
   const tomorrow = new Date();
   tomorrow.setUTCHours(24, 0, 0, 0);
-  return new Date(tomorrow.getTime() + (nextHour++ * 3600_000)).toISOString();
+  return new Date(tomorrow.getTime() + nextHour++ * 3600_000).toISOString();
 }
 const IN_A_WEEK = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
 /** Over the knowledge text limit (256 KiB) and well under the body limit (2 MiB). */
@@ -151,7 +151,8 @@ async function createRecords(): Promise<Records> {
     return answer.body.id;
   };
   const conversation = async (customer_id: string, status: string, last_message_at: Date | null) =>
-    (await prisma.conversation.create({ data: { company_id, customer_id, integration_id, provider: 'sandbox', status, last_message_at } })).id;
+    (await prisma.conversation.create({ data: { company_id, customer_id, integration_id, provider: 'sandbox', status, last_message_at } }))
+      .id;
   const undeliverable = await prisma.customer.create({ data: { company_id, name: 'Nowhere', wa_id: '9990001112' } });
   const active = seed.conversationIds.active;
 
@@ -192,7 +193,8 @@ async function createRecords(): Promise<Records> {
   const takenStart = freeStart();
   const completedAppointmentId = await book(typeId);
   await prisma.appointment.update({ where: { id: completedAppointmentId }, data: { status: 'completed' } });
-  const document = (key = seed.key) => idOf('POST', '/api/v1/knowledge/documents', { title: 'Returns', content: 'Refunds within 30 days.' }, key);
+  const document = (key = seed.key) =>
+    idOf('POST', '/api/v1/knowledge/documents', { title: 'Returns', content: 'Refunds within 30 days.' }, key);
   await prisma.webhookDelivery.update({ where: { id: failedDeliveryId }, data: { status: 'failed', next_attempt_at: null } });
   const campaign = async (data: Partial<Prisma.CampaignUncheckedCreateInput>, workspaceId = company_id) =>
     (
@@ -230,7 +232,12 @@ async function createRecords(): Promise<Records> {
       conversationId: foreignConversationId,
       noteId: await idOf('POST', `/api/v1/conversations/${foreignConversationId}/notes`, { body: 'Theirs' }, otherKey),
       summaryId: await idOf('POST', `/api/v1/conversations/${foreignConversationId}/summaries`, { body: 'Theirs' }, otherKey),
-      channelId: await idOf('POST', `/api/v1/contacts/${seed.foreignContactId}/channels`, { type: 'email', value: 'theirs@example.com' }, otherKey),
+      channelId: await idOf(
+        'POST',
+        `/api/v1/contacts/${seed.foreignContactId}/channels`,
+        { type: 'email', value: 'theirs@example.com' },
+        otherKey,
+      ),
       tagId: await idOf('POST', '/api/v1/tags', { name: 'theirs' }, otherKey),
       webhookId: foreignWebhookId,
       webhookDeliveryId: await testDelivery(foreignWebhookId, otherWebhooksKey),
@@ -282,7 +289,10 @@ async function createRecords(): Promise<Records> {
 
 beforeAll(async () => {
   // This file sends several hundred requests with one key within a minute.
-  h = await openHarness({ rateLimitPerMinute: 10_000, webhookTargets: createTargetGuard({ allowPrivate: false, resolve: resolveTestDns }) });
+  h = await openHarness({
+    rateLimitPerMinute: 10_000,
+    webhookTargets: createTargetGuard({ allowPrivate: false, resolve: resolveTestDns }),
+  });
   seed = await seedWorkspace(h);
   records = await createRecords();
   document = await (await h.fetch('/api/v1/openapi.json')).json();
@@ -429,11 +439,20 @@ const samples = (): Record<string, Sample> => {
       badBody: { name: 'No length', availability: ALL_DAY },
     },
     getAppointmentType: typeOf(scheduling.typeId),
-    updateAppointmentType: { ...typeOf(scheduling.typeId), body: () => ({ name: 'Consultation (30 min)' }), badBody: { duration_minutes: 0 } },
+    updateAppointmentType: {
+      ...typeOf(scheduling.typeId),
+      body: () => ({ name: 'Consultation (30 min)' }),
+      badBody: { duration_minutes: 0 },
+    },
     deleteAppointmentType: { ...typeOf(scheduling.typeToDelete), errors: { CONFLICT: { path: { id: scheduling.bookedTypeId } } } },
     listAppointments: { query: range(), badQuery: '?from=yesterday' },
     bookAppointment: {
-      body: () => ({ customer_id: seed.fullContactId, appointment_type_id: scheduling.typeId, start_at: freeStart(), notes: 'First visit' }),
+      body: () => ({
+        customer_id: seed.fullContactId,
+        appointment_type_id: scheduling.typeId,
+        start_at: freeStart(),
+        notes: 'First visit',
+      }),
       badBody: { customer_id: seed.fullContactId, appointment_type_id: scheduling.typeId, start_at: 'tomorrow' },
       errors: {
         NOT_FOUND: { body: { customer_id: MISSING_ID, appointment_type_id: scheduling.typeId, start_at: freeStart() } },
@@ -479,7 +498,9 @@ const samples = (): Record<string, Sample> => {
       badBody: { appointment_type_id: scheduling.typeId, start_at: freeStart(), name: 'Visitor', phone: 'call me' },
       errors: {
         NOT_FOUND: { body: { appointment_type_id: MISSING_ID, start_at: freeStart(), name: 'Visitor', phone: VISITOR_PHONE } },
-        CONFLICT: { body: { appointment_type_id: scheduling.typeId, start_at: scheduling.takenStart, name: 'Visitor', phone: VISITOR_PHONE } },
+        CONFLICT: {
+          body: { appointment_type_id: scheduling.typeId, start_at: scheduling.takenStart, name: 'Visitor', phone: VISITOR_PHONE },
+        },
       },
     },
     listKnowledgeDocuments: { query: '?limit=2', badQuery: '?limit=0' },
@@ -489,10 +510,16 @@ const samples = (): Record<string, Sample> => {
       errors: { PAYLOAD_TOO_LARGE: { body: { title: 'Long', content: TOO_LONG_TEXT } } },
     },
     uploadKnowledgeDocument: {
-      body: () => ({ content_base64: Buffer.from('# Opening hours\nMonday to Friday').toString('base64'), filename: 'hours.md', content_type: 'text/markdown' }),
+      body: () => ({
+        content_base64: Buffer.from('# Opening hours\nMonday to Friday').toString('base64'),
+        filename: 'hours.md',
+        content_type: 'text/markdown',
+      }),
       badBody: { content_base64: 'aGk=', filename: 'x.pdf', content_type: 'application/pdf' },
       errors: {
-        PAYLOAD_TOO_LARGE: { body: { content_base64: Buffer.from(TOO_LONG_TEXT).toString('base64'), filename: 'long.txt', content_type: 'text/plain' } },
+        PAYLOAD_TOO_LARGE: {
+          body: { content_base64: Buffer.from(TOO_LONG_TEXT).toString('base64'), filename: 'long.txt', content_type: 'text/plain' },
+        },
       },
     },
     getKnowledgeDocument: knowledgeDocument(records.knowledge.toEdit),
@@ -507,7 +534,10 @@ const samples = (): Record<string, Sample> => {
     getAnalyticsSummary: { query: range(), badQuery: '?from=x&to=y' },
     exportAnalytics: { query: range(), badQuery: '?from=2026-01-01T00:00:00Z' },
     listWebhooks: {},
-    createWebhook: { body: () => ({ url: WEBHOOK_RECEIVER, events: WEBHOOK_EVENTS }), badBody: { url: 'https://10.0.0.5/hooks', events: WEBHOOK_EVENTS } },
+    createWebhook: {
+      body: () => ({ url: WEBHOOK_RECEIVER, events: WEBHOOK_EVENTS }),
+      badBody: { url: 'https://10.0.0.5/hooks', events: WEBHOOK_EVENTS },
+    },
     getWebhook: webhook(webhooks.toEdit),
     updateWebhook: { ...webhook(webhooks.toEdit), body: () => ({ events: ['message.status'] }), badBody: { active: 'no' } },
     deleteWebhook: webhook(webhooks.toDelete),
@@ -528,7 +558,11 @@ const samples = (): Record<string, Sample> => {
     listConversations: { query: '?limit=2&status=open', badQuery: '?limit=abc' },
     searchConversations: { query: '?q=ada', badQuery: '?q=' },
     getConversation: conversation(ids.active),
-    updateConversation: { ...conversation(ids.active), body: () => ({ details: { topic: 'returns' } }), badBody: { service_enabled: 'yes' } },
+    updateConversation: {
+      ...conversation(ids.active),
+      body: () => ({ details: { topic: 'returns' } }),
+      badBody: { service_enabled: 'yes' },
+    },
     closeConversation: { ...conversation(records.toClose), errors: { INVALID_TRANSITION: { path: { id: ids.closed } } } },
     reopenConversation: { ...conversation(records.toReopen), errors: { INVALID_TRANSITION: { path: { id: ids.active } } } },
     listConversationNotes: { ...ofConversation, query: '?limit=1', badQuery: '?limit=0' },
@@ -751,11 +785,13 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
 
   it('documents each method of a path: its success status, its body (none for DELETE) and its own error codes by status', () => {
     const codesOf = (path: string, method: string, status: string) => {
-      const code = document.paths[path]![method]!.responses[status]!.content!['application/json']!.schema.allOf![1].properties.error.properties.code;
+      const code =
+        document.paths[path]![method]!.responses[status]!.content!['application/json']!.schema.allOf![1].properties.error.properties.code;
       return code.enum ?? [code.const];
     };
     const bodyOf = (path: string, method: string) =>
-      (document.paths[path]![method] as unknown as { requestBody?: { content: Record<string, { schema: { properties: object } }> } }).requestBody;
+      (document.paths[path]![method] as unknown as { requestBody?: { content: Record<string, { schema: { properties: object } }> } })
+        .requestBody;
     const contact = document.paths['/api/v1/contacts/{id}']!;
     expect(Object.keys(contact)).toEqual(['get', 'patch', 'delete']);
     expect(Object.keys(contact['patch']!.responses)).toEqual(['200', '400', '401', '403', '404', '405', '409', '415', 'default']);
@@ -767,7 +803,11 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     expect(Object.keys(document.paths['/api/v1/contacts/{customer_id}/tags/{tag_id}']!)).toEqual(['put', 'delete']);
     expect(codesOf('/api/v1/conversations/{id}/close', 'post', '409')).toEqual(['INVALID_TRANSITION']);
     expect(codesOf('/api/v1/messages', 'post', '404')).toEqual(['NOT_FOUND', 'INTEGRATION_NOT_FOUND']);
-    expect(codesOf('/api/v1/messages', 'post', '422')).toEqual(['IDEMPOTENCY_KEY_REUSED', 'MESSAGING_WINDOW_CLOSED', 'TEMPLATE_NOT_APPROVED']);
+    expect(codesOf('/api/v1/messages', 'post', '422')).toEqual([
+      'IDEMPOTENCY_KEY_REUSED',
+      'MESSAGING_WINDOW_CLOSED',
+      'TEMPLATE_NOT_APPROVED',
+    ]);
     expect(codesOf('/api/v1/messages', 'post', '502')).toEqual(['PROVIDER_ERROR']);
     // The provider segment names no record: its 404 is only the integration's.
     expect(codesOf('/api/v1/{provider}/templates', 'get', '404')).toEqual(['INTEGRATION_NOT_FOUND']);
@@ -807,9 +847,10 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     // The 503 of /health needs a database that does not answer, which this file does not stage.
     const uncovered = documentedResponses().filter((response) => !covered.has(response) && response !== 'health 503 application/json');
     for (const route of REST_ROUTES) {
-      expect(Object.keys(byOperationId[route.operationId]!.errors ?? {}).sort(), `${route.operationId} provokes each code of its errors`).toEqual(
-        [...(route.errors ?? [])].sort(),
-      );
+      expect(
+        Object.keys(byOperationId[route.operationId]!.errors ?? {}).sort(),
+        `${route.operationId} provokes each code of its errors`,
+      ).toEqual([...(route.errors ?? [])].sort());
     }
     expect(uncovered).toEqual([]);
   });

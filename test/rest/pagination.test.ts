@@ -139,7 +139,7 @@ describe('pagination walks every page and sees each record exactly once, newest 
   it('a guide-form client walks the contacts with hasMore and the last id', async () => {
     const seen: string[] = [];
     let cursor = '';
-    for (let hasMore = true; hasMore; ) {
+    for (let hasMore = true; hasMore;) {
       const { body } = await getJson(h, `/api/v1/contacts?limit=100${cursor}`, { key, headers: { accept: GUIDE } });
       seen.push(...body.customers.map((item: { id: string }) => item.id));
       hasMore = body.hasMore;

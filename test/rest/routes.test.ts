@@ -205,7 +205,12 @@ describe('errors: the spec’s error object with a request id', () => {
     const { status, headers, body } = await getJson(h, path, { key: seed.key });
     expect(status).toBe(400);
     expect(body).toEqual({
-      error: { code: 'VALIDATION_ERROR', message: expect.any(String), details: { [field]: reason }, request_id: headers.get('x-request-id') },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        details: { [field]: reason },
+        request_id: headers.get('x-request-id'),
+      },
     });
   });
 
@@ -256,7 +261,11 @@ describe('errors: the spec’s error object with a request id', () => {
     const missing = await getJson(h, '/api/v1/contacts/01960000-0000-7000-8000-000000000000', { key: seed.key });
     for (const answer of [foreign, missing]) {
       expect(answer.status).toBe(404);
-      expect(answer.body.error).toEqual({ code: 'NOT_FOUND', message: 'Customer not found', request_id: answer.headers.get('x-request-id') });
+      expect(answer.body.error).toEqual({
+        code: 'NOT_FOUND',
+        message: 'Customer not found',
+        request_id: answer.headers.get('x-request-id'),
+      });
     }
   });
 
@@ -266,7 +275,11 @@ describe('errors: the spec’s error object with a request id', () => {
     expect(unknown.body.error.request_id).toBe(unknown.headers.get('x-request-id'));
     const anonymous = await getJson(h, '/api/v1/contacts');
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body.error).toMatchObject({ code: 'UNAUTHORIZED', message: 'Unauthorized', request_id: anonymous.headers.get('x-request-id') });
+    expect(anonymous.body.error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'Unauthorized',
+      request_id: anonymous.headers.get('x-request-id'),
+    });
     const tagsOnly = await h.key(seed.workspace.workspace_id, ['tags']);
     const forbidden = await getJson(h, '/api/v1/customers', { key: tagsOnly });
     expect(forbidden.status).toBe(403);
@@ -324,15 +337,15 @@ describe('the deprecated customers routes', () => {
 
 describe('the route table', () => {
   it('refuses, at start-up, a route whose GraphQL field does not exist', () => {
-    expect(() =>
-      restOperations(schema, [{ operationId: 'listWidgets', method: 'GET', path: '/widgets', field: 'Query.widgets' }]),
-    ).toThrow(/has no field Query.widgets/);
-    expect(() =>
-      restOperations(schema, [{ operationId: 'bad', method: 'POST', path: '/users', field: 'Query.users' }]),
-    ).toThrow(/GET routes run queries/);
-    expect(() =>
-      restOperations(schema, [{ operationId: 'bad', method: 'GET', path: '/tags/{id}', field: 'Mutation.tagCreate' }]),
-    ).toThrow(/GET routes run queries/);
+    expect(() => restOperations(schema, [{ operationId: 'listWidgets', method: 'GET', path: '/widgets', field: 'Query.widgets' }])).toThrow(
+      /has no field Query.widgets/,
+    );
+    expect(() => restOperations(schema, [{ operationId: 'bad', method: 'POST', path: '/users', field: 'Query.users' }])).toThrow(
+      /GET routes run queries/,
+    );
+    expect(() => restOperations(schema, [{ operationId: 'bad', method: 'GET', path: '/tags/{id}', field: 'Mutation.tagCreate' }])).toThrow(
+      /GET routes run queries/,
+    );
     expect(() =>
       restOperations(schema, [{ operationId: 'bad', method: 'DELETE', path: '/tags/{id}', field: 'Mutation.tagAssign' }]),
     ).toThrow(/\{id\} is not an argument of Mutation.tagAssign/);

@@ -83,7 +83,9 @@ describe('webhook subscriptions over REST', () => {
 
     const list = await getJson(h, `/api/v1/webhooks/${id}/deliveries?limit=10&status=pending`, { key });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual(await operationResult(h, key, 'WebhookDeliveriesList', { subscription_id: id, limit: 10, status: 'pending' }));
+    expect(list.body).toEqual(
+      await operationResult(h, key, 'WebhookDeliveriesList', { subscription_id: id, limit: 10, status: 'pending' }),
+    );
     expect(list.body).toMatchObject({ data: [{ id: tested.body.id }], next_cursor: null, has_more: false });
 
     const one = await getJson(h, `/api/v1/webhooks/deliveries/${tested.body.id}`, { key });
@@ -138,7 +140,13 @@ describe('webhook subscriptions over REST', () => {
       ['GET', `/api/v1/webhooks/${id}`],
       ['POST', `/api/v1/webhooks/${id}/test`],
     ] as const) {
-      const answer = await sendJson(h, method, path, narrow, method === 'POST' && !path.endsWith('test') ? { url: RECEIVER, events: EVENTS } : undefined);
+      const answer = await sendJson(
+        h,
+        method,
+        path,
+        narrow,
+        method === 'POST' && !path.endsWith('test') ? { url: RECEIVER, events: EVENTS } : undefined,
+      );
       expect(answer.status, `${method} ${path}`).toBe(403);
       expect(answer.body.error.code).toBe('INSUFFICIENT_SCOPE');
     }

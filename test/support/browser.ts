@@ -8,7 +8,14 @@ import { chromium, type Browser } from 'playwright-core';
 import type { Harness } from './harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export type BrowserSession = { origin: string; browser: Browser; close(): Promise<void> };
 

@@ -81,7 +81,12 @@ export async function startFakeGraph(): Promise<FakeGraph> {
 
   function authorize(request: IncomingMessage, account: FakeGraphAccount | undefined): FakeGraphAccount {
     if (!account || request.headers['authorization'] !== `Bearer ${account.accessToken}`) {
-      throw new GraphFailure({ status: 401, code: 190, type: 'OAuthException', message: 'Invalid OAuth access token - Cannot parse access token' });
+      throw new GraphFailure({
+        status: 401,
+        code: 190,
+        type: 'OAuthException',
+        message: 'Invalid OAuth access token - Cannot parse access token',
+      });
     }
     return account;
   }
@@ -116,7 +121,12 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     const { name, language, components = [] } = body['template'] ?? {};
     const template = SANDBOX_TEMPLATES.find((candidate) => candidate.name === name && candidate.language === language?.code);
     if (!template) {
-      throw new GraphFailure({ status: 404, code: 132001, message: 'Template name does not exist in the translation', details: `template name (${name}) does not exist in ${language?.code}` });
+      throw new GraphFailure({
+        status: 404,
+        code: 132001,
+        message: 'Template name does not exist in the translation',
+        details: `template name (${name}) does not exist in ${language?.code}`,
+      });
     }
     if (template.status !== 'APPROVED') throw new GraphFailure({ status: 400, code: 132015, message: 'Template is paused' });
     const neutral = (components as Record<string, unknown>[]).map((component) => ({
@@ -133,7 +143,10 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     const [version, node, edge] = url.pathname.split('/').filter(Boolean);
     if (version !== FAKE_GRAPH_VERSION) throw new GraphFailure({ status: 400, code: 2500, message: 'Unknown path components' });
     if (request.method === 'POST' && edge === 'messages') {
-      const account = authorize(request, accounts.find((candidate) => candidate.phoneNumberId === node));
+      const account = authorize(
+        request,
+        accounts.find((candidate) => candidate.phoneNumberId === node),
+      );
       const body = await readJson(request);
       if (hold) {
         hold.arrived();
@@ -143,12 +156,17 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       fake.sends.push({ phoneNumberId: account.phoneNumberId, body });
       const id = providerMessageId();
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: body['to'], wa_id: body['to'] }], messages: [{ id }] }));
+      response.end(
+        JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: body['to'], wa_id: body['to'] }], messages: [{ id }] }),
+      );
       reportStatuses(account, id, body['to'], body['biz_opaque_callback_data']);
       return;
     }
     if (request.method === 'GET' && edge === 'message_templates') {
-      authorize(request, accounts.find((candidate) => candidate.businessAccountId === node));
+      authorize(
+        request,
+        accounts.find((candidate) => candidate.businessAccountId === node),
+      );
       fake.templatePageRequests++;
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 25), PAGE_SIZE);
       const start = Number(url.searchParams.get('after') ?? 0);

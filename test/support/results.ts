@@ -15,7 +15,12 @@ export function graphqlCalls(harness: Harness) {
       const { status, body } = await harness.graphql(key, query, variables);
       const error = body.errors?.[0];
       expect(error, 'the call was expected to fail').toBeDefined();
-      return { status, message: error!.message, code: error!.extensions.code, details: error!.extensions['details'] as Record<string, string> | undefined };
+      return {
+        status,
+        message: error!.message,
+        code: error!.extensions.code,
+        details: error!.extensions['details'] as Record<string, string> | undefined,
+      };
     },
   };
 }

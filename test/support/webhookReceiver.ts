@@ -21,7 +21,14 @@ export function testCertificate(): Promise<TestCertificate> {
       { name: 'basicConstraints', cA: true },
       { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
     ],
   }).then((pems) => ({ key: pems.private, cert: pems.cert }));
   return certificate;
@@ -95,7 +102,9 @@ export async function startReceiver(options: { secrets?: string[]; answer?: Rece
       const raw = Buffer.concat(chunks);
       const deliveryId = String(request.headers['x-service-delivery-id'] ?? '');
       const signature = request.headers['x-service-signature'];
-      const signatureValid = receiver.secrets.some((secret) => signatureMatches(secret, raw, typeof signature === 'string' ? signature : undefined));
+      const signatureValid = receiver.secrets.some((secret) =>
+        signatureMatches(secret, raw, typeof signature === 'string' ? signature : undefined),
+      );
       const previousAttempts = attemptsByDelivery.get(deliveryId) ?? 0;
       attemptsByDelivery.set(deliveryId, previousAttempts + 1);
       const received: ReceivedRequest = {

@@ -49,9 +49,7 @@ export function inboundPayload(phoneNumberId: string, options: InboundOptions) {
   const message = options.message ?? { type: 'text', text: { body: options.text ?? 'Hello!' } };
   return envelope(phoneNumberId, {
     contacts: [{ profile: { name: options.name ?? 'Ana Silva' }, wa_id: options.from }],
-    messages: [
-      { from: options.from, id: options.id ?? providerMessageId(), timestamp: unixSeconds(options.at ?? new Date()), ...message },
-    ],
+    messages: [{ from: options.from, id: options.id ?? providerMessageId(), timestamp: unixSeconds(options.at ?? new Date()), ...message }],
   });
 }
 
