@@ -1,14 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 // Tests run on a fresh in-memory embedded database per file by default, and against the PostgreSQL
-// server named by TEST_DATABASE_URL when it is set (migrated once in test/globalSetup.ts).
+// server named by TEST_DATABASE_URL when it is set (migrated once in test/support/globalSetup.ts).
 export default defineConfig({
   // graphql ships CommonJS and ESM builds; packages that require() it would get a second copy ("another
   // module or realm"), so every import resolves to the CommonJS build, as under plain Node.
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/globalSetup.ts'],
+    globalSetup: ['test/support/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -4,19 +4,21 @@ import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { schema } from '../schema/index.js';
 import { maskError } from '../schema/errors.js';
-import type { Context, Services } from '../resolvers/context.js';
-import { createGateway } from '../facades/gateway.js';
-import { useHealthRoute } from '../facades/health.js';
+import { useVariableCheck } from '../schema/variableCheck.js';
+import type { Context, Services } from '../resolvers/shared/context.js';
+import { createGateway } from '../facades/core/gateway.js';
+import { useHealthRoute } from '../facades/public/health.js';
 import { useRestFacade } from '../facades/rest/facade.js';
 import { useMcp, type McpOptions } from '../facades/mcp/plugin.js';
-import { useCalendarFeedRoute } from '../calendar/feedRoute.js';
-import { createApiKeyAuthenticator } from '../auth/apiKeyAuthenticator.js';
-import { useBookingPage } from '../booking/pageRoute.js';
-import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from './plugins.js';
-import { requestState } from './requestState.js';
-import { useWhatsAppWebhook } from '../callbacks/whatsappWebhook.js';
+import { useCalendarFeedRoute } from '../facades/public/calendar/feedRoute.js';
+import { createApiKeyAuthenticator } from '../resolvers/workspace/apiKeyAuthenticator.js';
+import { SERVICE_NAME } from '../resolvers/workspace/health.js';
+import { useBookingPage } from '../facades/public/booking/pageRoute.js';
+import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from '../infra/http/pipeline.js';
+import { requestState } from '../infra/http/requestState.js';
+import { useProviderCallback } from '../facades/public/whatsapp/callback.js';
 import { createEdge, type Edge } from './edge.js';
-import { loadSettings } from '../config/settings.js';
+import { loadSettings } from '../infra/config/settings.js';
 
 /** Without `edge`, the limits of the settings' defaults apply (in-memory rate limit). */
 export type AppOptions = {
@@ -24,7 +26,7 @@ export type AppOptions = {
   logger: Logger;
   edge?: Edge;
   customersSunset?: Date | undefined;
-  mcp?: Partial<Omit<McpOptions, 'version'>>;
+  mcp?: Partial<Omit<McpOptions, 'name' | 'version'>>;
 };
 
 export function createApp(services: Services, options: AppOptions) {
@@ -35,6 +37,7 @@ export function createApp(services: Services, options: AppOptions) {
     allowedOrigins: [],
     sessions: { maxPerKey: edge.mcpMaxSessionsPerKey },
     ...options.mcp,
+    name: SERVICE_NAME,
     version: services.version,
   });
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -61,8 +64,9 @@ export function createApp(services: Services, options: AppOptions) {
       useRequestId(),
       ...edge.beforeAuthentication,
       gateway.plugin,
+      useVariableCheck(schema),
       useHealthRoute(gateway),
-      useWhatsAppWebhook(services, options.logger),
+      useProviderCallback(gateway),
       useCalendarFeedRoute(gateway),
       useAuthentication(createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs }), { graphiql: options.graphiql }),
       ...edge.afterAuthentication,

@@ -2,17 +2,17 @@
 // body-size limit, how long API keys are remembered, the rate limit (per key, and per client address on
 // key-less routes), GraphQL depth and cost limits, and the MCP session cap setting.
 // createApp places `beforeAuthentication` and `afterAuthentication` around the API-key check; the
-// transport-level parts (HTTPS only, time-outs, draining) live in transport/.
+// transport-level parts (HTTPS only, time-outs, draining) live in infra/transport/.
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
-import { useBodySizeLimit } from '../limits/bodySize.js';
-import { useGraphQLLimits } from '../limits/graphqlLimits.js';
-import { createRateLimiter, useRateLimit } from '../limits/rateLimit.js';
-import { clientAddress } from '../limits/clientAddress.js';
-import { KEYLESS_ROUTES } from './plugins.js';
-import { useRequestTelemetry } from '../observability/requestTelemetry.js';
+import type { Settings } from '../infra/config/settings.js';
+import { useBodySizeLimit } from '../infra/limits/bodySize.js';
+import { useGraphQLLimits } from '../infra/limits/graphqlLimits.js';
+import { createRateLimiter, useRateLimit } from '../infra/limits/rateLimit.js';
+import { clientAddress } from '../infra/limits/clientAddress.js';
+import { KEYLESS_ROUTES } from '../infra/http/pipeline.js';
+import { useRequestTelemetry } from '../infra/observability/requestTelemetry.js';
 
 export type EdgeSettings = Pick<
   Settings,
@@ -31,7 +31,7 @@ export type Edge = {
   afterAuthentication: Plugin[];
   /** The cap on concurrent MCP sessions per key, enforced by the MCP session registry. */
   mcpMaxSessionsPerKey: number;
-  /** How long an API key's authentication is remembered (auth/apiKeyAuthenticator.ts). */
+  /** How long an API key's authentication is remembered (resolvers/workspace/apiKeyAuthenticator.ts). */
   apiKeyCacheMs: number;
 };
 

@@ -1,28 +1,40 @@
-// `npm start`: opens the database (embedded unless DATABASE_URL is set), applies migrations and serves
-// HTTPS only on PORT, with Prometheus metrics on METRICS_PORT, until SIGTERM drains and stops it.
+// `npm start`: opens the database (embedded unless DATABASE_URL is set, then owned by this process and open to the
+// CLI on a socket in DATA_DIR), applies migrations and serves HTTPS only on PORT, with Prometheus metrics on
+// METRICS_PORT, until SIGTERM drains and stops it.
 // Webhook delivery workers run in this process unless WEBHOOK_WORKERS=0, campaign workers unless
 // CAMPAIGN_WORKERS=0 (then `npm run worker` runs them).
-import { loadSettings } from '../config/settings.js';
-import { startMetricsServer } from '../observability/metricsServer.js';
-import { loadCertificate } from '../transport/certificate.js';
-import { createHttpsOnlyServer } from '../transport/httpsOnlyServer.js';
-import { nodeListener, withResponseDeadline } from '../transport/responseDeadline.js';
+import { loadSettings } from '../infra/config/settings.js';
+import { startMetricsServer } from '../infra/observability/metricsServer.js';
+import { loadCertificate } from '../infra/transport/certificate.js';
+import { createHttpsOnlyServer } from '../infra/transport/httpsOnlyServer.js';
+import { nodeListener, withResponseDeadline } from '../infra/transport/responseDeadline.js';
 import { createApp } from './createApp.js';
 import { createEdge } from './edge.js';
-import { createLogger } from './logger.js';
-import { connectRedis } from './redis.js';
+import { createLogger, exitAfterLogs } from '../infra/observability/logger.js';
+import { connectRedis } from '../infra/redis.js';
 import { openRuntime, VERSION } from './runtime.js';
-import { deliveryOptionsFrom } from '../webhooks/options.js';
-import { startDeliveryWorker } from '../webhooks/worker.js';
-import { campaignOptionsFrom } from '../campaigns/options.js';
-import { startCampaignWorker } from '../campaigns/worker.js';
-import { shutdown, stopOnSignals } from './shutdown.js';
+import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
+import { startDeliveryWorker } from '../workers/webhooks/worker.js';
+import { campaignOptionsFrom } from '../workers/campaigns/options.js';
+import { startCampaignWorker } from '../workers/campaigns/worker.js';
+import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
 stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger });
 
-const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START, logger });
+// On the embedded database the server must own DATA_DIR: a second server there is refused, with what to do.
+const runtime = await openRuntime(settings, {
+  migrate: settings.MIGRATE_ON_START,
+  logger,
+  claim: { role: 'the server', throughOwner: false },
+}).catch((error: unknown) => {
+  logger.fatal({ err: error }, error instanceof Error ? error.message : String(error));
+  return exitAfterLogs(logger, 1);
+});
+if (runtime.db.socketPath) {
+  logger.info({ database_socket: runtime.db.socketPath }, `embedded database open to \`npm run cli\` on ${runtime.db.socketPath}`);
+}
 shutdown.register({ name: 'database', stage: 'close', stop: () => runtime.close() });
 
 const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger) : null;

@@ -1,29 +1,49 @@
 // Opens what the service runs on (database, migrations, secrets) from the settings. Shared by the server
-// and the CLI so that both see the same database.
+// and the CLI so that both see the same database. On the embedded database the first of them to open DATA_DIR
+// owns it and serves it to the other once migrated: the CLI works through a running server, and a second server
+// on the same DATA_DIR is refused.
+import { projectPath } from '../infra/paths.js';
 import { readFileSync } from 'node:fs';
-import type { Settings } from '../config/settings.js';
-import { embeddedDatabaseDir, openDatabase, type Database } from '../db/database.js';
-import { migrate } from '../db/migrate.js';
-import { createSecretBox, loadEncryptionKey } from '../crypto/secrets.js';
+import type { Settings } from '../infra/config/settings.js';
+import { openDatabase, type Database } from '../infra/db/database.js';
+import { describeOwner, EmbeddedDatabaseInUse } from '../infra/db/ownership.js';
+import { migrate } from '../infra/db/migrate.js';
+import { createSecretBox, loadEncryptionKey } from '../infra/crypto/secrets.js';
 import type { Logger } from 'pino';
-import type { Services } from '../resolvers/context.js';
-import { createLogger } from './logger.js';
+import type { Services } from '../resolvers/shared/context.js';
+import { createLogger } from '../infra/observability/logger.js';
 import { closeServices, createServices, messagingSettings } from './services.js';
-import { createTargetGuard } from '../webhooks/targets.js';
+import { createTargetGuard } from '../infra/net/targetGuard.js';
 
-export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+export const VERSION = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;
 
 export type Runtime = { db: Database; services: Services; close(): Promise<void> };
 
-export async function openRuntime(settings: Settings, options: { migrate: boolean; logger?: Logger }): Promise<Runtime> {
-  const db = await openDatabase({ url: settings.DATABASE_URL, embeddedDir: embeddedDatabaseDir(settings.DATA_DIR) });
+export type RuntimeOptions = {
+  migrate: boolean;
+  logger?: Logger;
+  /** Who opens the embedded database (as another process is told), and whether it may work through its owner. */
+  claim?: { role: string; throughOwner: boolean };
+};
+
+export async function openRuntime(settings: Settings, options: RuntimeOptions): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(settings.LOG_LEVEL);
+  const db = await openDatabase({
+    url: settings.DATABASE_URL,
+    dataDir: settings.DATA_DIR,
+    claim: options.claim,
+    onServeError: (error) => logger.error({ err: error }, 'serving the embedded database to another process failed'),
+  }).catch((error: unknown) => {
+    throw error instanceof EmbeddedDatabaseInUse ? new Error(refusal(error)) : error;
+  });
   if (options.migrate) await migrate(db.sql);
+  db.serveOthers();
   const secrets = createSecretBox(loadEncryptionKey(settings.ENCRYPTION_KEY, settings.DATA_DIR));
   const services = createServices({
     prisma: db.prisma,
     secrets,
     version: VERSION,
-    logger: options.logger ?? createLogger(settings.LOG_LEVEL),
+    logger,
     messaging: messagingSettings(settings),
     webhookTargets: createTargetGuard({ allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
     publicBaseUrl: settings.PUBLIC_BASE_URL,
@@ -36,4 +56,13 @@ export async function openRuntime(settings: Settings, options: { migrate: boolea
       await db.close();
     },
   };
+}
+
+function refusal(error: EmbeddedDatabaseInUse): string {
+  const owner = describeOwner(error.owner);
+  return [
+    `The embedded database in DATA_DIR ${error.dataDir} is already open in ${owner}; one process at a time may open it.`,
+    'Stop that process first, or give this one its own DATA_DIR, or run several servers on PostgreSQL (DATABASE_URL).',
+    '`npm run cli` works while the server runs: it goes through the server.',
+  ].join('\n');
 }

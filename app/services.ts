@@ -3,16 +3,17 @@
 // webhook uses. Shared by the server, the CLI and the test harness.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { PrismaClient } from '../generated/prisma/client.js';
-import type { SecretBox } from '../crypto/secrets.js';
-import type { Settings } from '../config/settings.js';
-import { idleAgent, type ConversationAgent } from '../agents/agent.js';
-import { createAgentDispatcher } from '../agents/dispatcher.js';
-import { createMessagingProviders, type MessagingSettings } from '../providers/registry.js';
-import type { Services } from '../resolvers/context.js';
-import type { TargetGuard } from '../webhooks/targets.js';
-import { integrationContext } from '../resolvers/integrations.js';
-import { applyStatusUpdate } from '../resolvers/messageStatus.js';
+import type { PrismaClient } from '../prisma/generated/prisma/client.js';
+import type { SecretBox } from '../infra/crypto/secrets.js';
+import type { Settings } from '../infra/config/settings.js';
+import { idleAgent, type ConversationAgent } from '../resolvers/shared/agentHandOff.js';
+import { createAgentDispatcher } from '../resolvers/shared/agentHandOff.js';
+import { createMessagingProviders, type MessagingSettings } from '../adapters/providers/registry.js';
+import type { Services } from '../resolvers/shared/context.js';
+import type { TargetGuard } from '../infra/net/targetGuard.js';
+import { integrationContext } from '../resolvers/messaging/integrations.js';
+import { applyStatusUpdate } from '../resolvers/messaging/messageStatus.js';
+import { createPublicUrls } from './publicUrls.js';
 
 export type ServiceOptions = {
   prisma: PrismaClient;
@@ -22,6 +23,7 @@ export type ServiceOptions = {
   messaging: MessagingSettings;
   agent?: ConversationAgent;
   webhookTargets: TargetGuard;
+  /** Where the public reaches the service (PUBLIC_BASE_URL), without a trailing slash. */
   publicBaseUrl: string;
 };
 
@@ -41,7 +43,7 @@ export function createServices(options: ServiceOptions): Services {
     secrets: options.secrets,
     version: options.version,
     webhookTargets: options.webhookTargets,
-    publicBaseUrl: options.publicBaseUrl,
+    publicUrls: createPublicUrls(options.publicBaseUrl),
     agents: createAgentDispatcher(options.agent ?? idleAgent, (err, handOff) =>
       logger.error({ err, conversation_id: handOff.conversation.id }, 'the agent failed to handle an inbound message'),
     ),

@@ -1,14 +1,18 @@
 // `npm run worker`: webhook delivery workers, and campaign workers unless CAMPAIGN_WORKERS=0, without the HTTP
 // server, for deployments that scale them separately (run the servers with WEBHOOK_WORKERS=0 and
-// CAMPAIGN_WORKERS=0). It needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process, so
-// with it the server's in-process workers are the only option.
-import { loadSettings } from '../config/settings.js';
-import { createLogger } from './logger.js';
+// CAMPAIGN_WORKERS=0). Like the server it serves its Prometheus metrics on METRICS_HOST:METRICS_PORT (a port
+// of its own when it shares a host with a server) and stops through the shutdown registry: SIGTERM drains the
+// workers, then closes the database and the metrics listener. It needs PostgreSQL (DATABASE_URL): the embedded
+// database belongs to one process, so with it the server's in-process workers are the only option.
+import { loadSettings } from '../infra/config/settings.js';
+import { createLogger, exitAfterLogs } from '../infra/observability/logger.js';
+import { startMetricsServer } from '../infra/observability/metricsServer.js';
+import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 import { openRuntime, VERSION } from './runtime.js';
-import { deliveryOptionsFrom } from '../webhooks/options.js';
-import { startDeliveryWorker } from '../webhooks/worker.js';
-import { campaignOptionsFrom } from '../campaigns/options.js';
-import { startCampaignWorker } from '../campaigns/worker.js';
+import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
+import { startDeliveryWorker } from '../workers/webhooks/worker.js';
+import { campaignOptionsFrom } from '../workers/campaigns/options.js';
+import { startCampaignWorker } from '../workers/campaigns/worker.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
@@ -16,22 +20,24 @@ if (!settings.DATABASE_URL) {
   logger.fatal(
     'npm run worker needs DATABASE_URL: the embedded database can be opened by one process only (the server runs the workers itself)',
   );
-  process.exit(1);
+  await exitAfterLogs(logger, 1);
 }
-const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START });
-const worker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
-logger.info({ concurrency: settings.WEBHOOK_CONCURRENCY }, 'webhook delivery worker started');
-const campaignWorker = settings.CAMPAIGN_WORKERS ? startCampaignWorker(runtime.services, campaignOptionsFrom(settings), logger) : null;
-if (campaignWorker) logger.info({ send_rate_per_minute: settings.CAMPAIGN_SEND_RATE_PER_MINUTE }, 'campaign worker started');
+stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger });
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'stopping the webhook delivery and campaign workers');
-  await Promise.all([worker.stop(), campaignWorker?.stop()]);
-  await runtime.close();
-  process.exit(0);
+const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START, logger });
+shutdown.register({ name: 'database', stage: 'close', stop: () => runtime.close() });
+
+// Before any work is claimed: a metrics port already taken (two processes on one host) stops the start here.
+const metrics = await startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT);
+shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.close() });
+logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRICS_HOST}:${metrics.port}/metrics`);
+
+const webhookWorker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
+shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
+logger.info({ concurrency: settings.WEBHOOK_CONCURRENCY }, 'webhook delivery worker started');
+
+if (settings.CAMPAIGN_WORKERS) {
+  const campaignWorker = startCampaignWorker(runtime.services, campaignOptionsFrom(settings), logger);
+  shutdown.register({ name: 'campaign workers', stage: 'drain', stop: () => campaignWorker.stop() });
+  logger.info({ send_rate_per_minute: settings.CAMPAIGN_SEND_RATE_PER_MINUTE }, 'campaign worker started');
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));

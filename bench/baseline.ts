@@ -6,7 +6,7 @@
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadCertificate } from '../transport/certificate.js';
+import { loadCertificate } from '../infra/transport/certificate.js';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 

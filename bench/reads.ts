@@ -1,11 +1,11 @@
 // The reads the bench drives, each as a REST path and as the same query through /graphql: the GraphQL
-// request runs the very selection the REST route runs (its contract, facades/rest/contract.ts), with the
-// route's parameters as variables, so "REST against GraphQL" compares the facade and nothing else.
+// request runs the very operation the REST route runs (facades/rest/routes.ts), with the route's parameters as
+// variables, so "REST against GraphQL" compares the facade and nothing else.
 import { print } from 'graphql';
 import type pg from 'pg';
 import { schema } from '../schema/index.js';
-import { restOperations } from '../facades/rest/contract.js';
-import { REST_ROUTES } from '../facades/rest/routes.js';
+import { restRoutes } from '../facades/rest/routes.js';
+import { FACADE_TABLE } from '../facades/operations/index.js';
 
 export type Read = {
   name: string;
@@ -16,7 +16,7 @@ export type Read = {
   baseline: boolean;
 };
 
-const contract = new Map(restOperations(schema, REST_ROUTES).map((operation) => [operation.route.operationId, operation]));
+const contract = new Map(restRoutes(schema, FACADE_TABLE).map((bound) => [bound.route.operationId, bound]));
 
 function read(name: string, operationId: string, variables: Record<string, string | number>, baseline: boolean): Read {
   const operation = contract.get(operationId);
@@ -31,14 +31,14 @@ function read(name: string, operationId: string, variables: Record<string, strin
   return {
     name,
     path: `/api/v1${path}${search ? `?${search}` : ''}`,
-    graphql: JSON.stringify({ query: print(operation.selection), variables }),
+    graphql: JSON.stringify({ query: print(operation.operation.document), variables }),
     baseline,
   };
 }
 
 async function sample(pool: pg.Pool, query: string, params: unknown[]): Promise<string> {
   const { rows } = await pool.query(query, params);
-  return String(Object.values(rows[0] ?? {})[0] ?? '');
+  return String((Object.values(rows[0] ?? {})[0] as string | number | undefined) ?? '');
 }
 
 /** The reads of one workspace of `contacts` contacts, with cursors and search fragments taken from its data. */

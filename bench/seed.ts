@@ -2,7 +2,7 @@
 // contacts need no client-side data transfer and an interrupted seed resumes where it stopped (each
 // chunk is one transaction; progress is the row count already present for the workspace).
 import { SingleBar, Presets } from 'cli-progress';
-import type { SqlConnection } from '../db/sql.js';
+import type { SqlConnection } from '../infra/db/sql.js';
 
 export type SeedPlan = {
   workspaceId: string;

@@ -6,8 +6,8 @@ import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { loadCertificate } from '../transport/certificate.js';
-import { DELIVERY_ID_HEADER } from '../webhooks/sender.js';
+import { loadCertificate } from '../infra/transport/certificate.js';
+import { DELIVERY_ID_HEADER } from '../workers/webhooks/sender.js';
 
 export type FanOutResult = {
   events: number;

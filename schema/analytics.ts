@@ -1,8 +1,8 @@
 // Analytics: conversation and message metrics over a date range, for the workspace and per assignee, and
-// the same as a CSV export. Metric definitions are in resolvers/analytics.ts and docs/api-decisions.md.
+// the same as a CSV export. Metric definitions are in resolvers/analytics/analytics.ts and docs/api-decisions.md.
 import { builder } from './builder.js';
-import { analyticsSummary, type AnalyticsMetrics, type AnalyticsSummary, type AssigneeMetrics } from '../resolvers/analytics.js';
-import { analyticsExport } from '../resolvers/analyticsExport.js';
+import { analyticsSummary, type AnalyticsMetrics, type AnalyticsSummary, type AssigneeMetrics } from '../resolvers/analytics/analytics.js';
+import { analyticsExport } from '../resolvers/analytics/analyticsExport.js';
 
 const nullSeconds = (description: string) => ({ nullable: true as const, description: `${description}; null when there is none.` });
 

@@ -4,8 +4,14 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { pageType } from './page.js';
 import { AppointmentType } from './appointmentType.js';
-import { bookAppointment, cancelAppointment, getAppointment, listAppointments, updateAppointment } from '../resolvers/appointments.js';
-import { listCalendarSlots, type CalendarSlot } from '../resolvers/calendarSlots.js';
+import {
+  bookAppointment,
+  cancelAppointment,
+  getAppointment,
+  listAppointments,
+  updateAppointment,
+} from '../resolvers/scheduling/appointments.js';
+import { listCalendarSlots, type CalendarSlot } from '../resolvers/scheduling/calendarSlots.js';
 
 export const Appointment = builder.prismaObject('Appointment', {
   description: 'An appointment with a contact. Scheduled appointments of a workspace never overlap, buffers included.',

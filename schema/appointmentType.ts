@@ -1,7 +1,7 @@
 // Appointment types: what can be booked, for how long, with what buffer, and when (weekly availability in
 // the workspace's time zone). Listed under {appointment_types}; created, updated, deleted.
 import { builder } from './builder.js';
-import { WEEKDAYS, type AvailabilityWindow } from '../resolvers/availability.js';
+import { WEEKDAYS, type AvailabilityWindow } from '../resolvers/scheduling/availability.js';
 import {
   availabilityOf,
   createAppointmentType,
@@ -9,7 +9,7 @@ import {
   getAppointmentType,
   listAppointmentTypes,
   updateAppointmentType,
-} from '../resolvers/appointmentTypes.js';
+} from '../resolvers/scheduling/appointmentTypes.js';
 
 const Weekday = builder.enumType('Weekday', { values: WEEKDAYS });
 

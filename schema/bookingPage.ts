@@ -1,9 +1,9 @@
 // The public booking page's fields: no API key, the workspace's public id selects the workspace. Each field is
 // marked `public` explicitly, and their types have no relations, so nothing else of a workspace can be reached
-// from them. Served by GET /book/<public_id> (booking/pageRoute.ts) and REST under /api/v1/public/booking.
+// from them. Served by GET /book/<public_id> (facades/public/booking/pageRoute.ts) and REST under /api/v1/public/booking.
 import { builder } from './builder.js';
 import { CalendarSlots } from './appointment.js';
-import { bookingPage, bookingPageBook, bookingPageSlots, MAX_PUBLIC_SLOT_DAYS } from '../resolvers/bookingPage.js';
+import { bookingPage, bookingPageBook, bookingPageSlots, MAX_PUBLIC_SLOT_DAYS } from '../resolvers/scheduling/bookingPage.js';
 
 type Page = Awaited<ReturnType<typeof bookingPage>>;
 

@@ -2,11 +2,11 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
-import type PrismaTypes from '../generated/pothos-prisma-types.js';
-import { getDatamodel } from '../generated/pothos-prisma-types.js';
-import { grants, type Permission } from '../auth/scopes.js';
-import type { Context } from '../resolvers/context.js';
-import { DomainError } from '../resolvers/errors.js';
+import type PrismaTypes from '../prisma/generated/pothos-prisma-types.js';
+import { getDatamodel } from '../prisma/generated/pothos-prisma-types.js';
+import { grants, type Permission } from '../resolvers/workspace/scopes.js';
+import type { Context } from '../resolvers/shared/context.js';
+import { DomainError } from '../resolvers/shared/errors.js';
 
 function requiredPermissions(failure: AuthFailure): string[] {
   switch (failure.kind) {

@@ -5,12 +5,19 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { pageType } from './page.js';
 import { TemplateSendInput } from './message.js';
-import { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign, type CampaignView } from '../resolvers/campaigns.js';
-import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, startCampaign } from '../resolvers/campaignLifecycle.js';
-import { listCampaignRecipients, type CampaignProgress } from '../resolvers/campaignRecipients.js';
-import { campaignExport } from '../resolvers/campaignExport.js';
-import { MAX_CAMPAIGN_SEND_RATE, RECIPIENT_STATUSES } from '../resolvers/campaignRules.js';
-import { templateOf } from '../resolvers/campaignSender.js';
+import {
+  createCampaign,
+  deleteCampaign,
+  getCampaign,
+  listCampaigns,
+  updateCampaign,
+  type CampaignView,
+} from '../resolvers/campaigns/campaigns.js';
+import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, startCampaign } from '../resolvers/campaigns/lifecycle.js';
+import { listCampaignRecipients, type CampaignProgress } from '../resolvers/campaigns/recipients.js';
+import { campaignExport } from '../resolvers/campaigns/export.js';
+import { MAX_CAMPAIGN_SEND_RATE, RECIPIENT_STATUSES } from '../resolvers/campaigns/rules.js';
+import { templateOf } from '../resolvers/campaigns/sender.js';
 
 const CampaignTemplate = builder.objectRef<ReturnType<typeof templateOf>>('CampaignTemplate').implement({
   description: 'The approved template a campaign sends, with the values of its slots in reading order.',

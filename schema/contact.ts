@@ -2,7 +2,7 @@
 // list envelope (CustomerList), with the list, search and get queries.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
-import { getContact, listContacts, searchContacts } from '../resolvers/contacts.js';
+import { getContact, listContacts, searchContacts } from '../resolvers/contacts/contacts.js';
 import { pageType } from './page.js';
 
 const Customer = builder.prismaObject('Customer', {

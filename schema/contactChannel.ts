@@ -8,7 +8,7 @@ import {
   type ChannelType as ChannelTypeName,
   listChannels,
   removeChannel,
-} from '../resolvers/contactChannels.js';
+} from '../resolvers/contacts/channels.js';
 
 const ChannelType = builder.enumType('ContactChannelType', {
   description: 'phone: an E.164 number; wa_id: a messaging-provider user id; email: an email address.',

@@ -2,7 +2,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { CustomerDetail } from './contact.js';
-import { createContact, deleteContact, importContacts, MAX_IMPORT_ROWS, updateContact } from '../resolvers/contactMutations.js';
+import { createContact, deleteContact, importContacts, MAX_IMPORT_ROWS, updateContact } from '../resolvers/contacts/mutations.js';
 
 /**
  * A contact's writable fields, as mutation arguments and as the ContactInput of a bulk import; `text` and

@@ -1,6 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
-import { getConversation, listConversations, searchConversations } from '../resolvers/conversations.js';
+import { getConversation, listConversations, searchConversations } from '../resolvers/conversations/conversations.js';
 import { pageType } from './page.js';
 
 export const Conversation = builder.prismaObject('Conversation', {

@@ -1,8 +1,8 @@
 // Changing a conversation: assignee, AI agent switch and details; closing and reopening it.
 import { builder } from './builder.js';
 import { Conversation } from './conversation.js';
-import { transitionConversation, updateConversation } from '../resolvers/conversationChanges.js';
-import { CONVERSATION_TRANSITIONS } from '../resolvers/conversationStatus.js';
+import { transitionConversation, updateConversation } from '../resolvers/conversations/changes.js';
+import { CONVERSATION_TRANSITIONS } from '../resolvers/conversations/status.js';
 
 const { close, reopen } = CONVERSATION_TRANSITIONS;
 

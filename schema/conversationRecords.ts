@@ -10,7 +10,7 @@ import {
   type RecordKind,
   type RecordRow,
   updateRecord,
-} from '../resolvers/conversationRecords.js';
+} from '../resolvers/conversations/records.js';
 
 type Names = { type: string; list: string; create: string; update: string; delete: string };
 

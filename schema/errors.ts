@@ -2,7 +2,7 @@
 // reuse) and `extensions.details`. Anything that is not a domain or GraphQL validation error is hidden
 // behind a generic message so that no stack trace, SQL or internal text reaches a client.
 import { GraphQLError } from 'graphql';
-import { DomainError, type ErrorCode } from '../resolvers/errors.js';
+import { DomainError, type ErrorCode } from '../resolvers/shared/errors.js';
 
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
@@ -11,6 +11,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'UNAUTHORIZED':
       return 401;
     case 'INSUFFICIENT_SCOPE':
+    case 'FORBIDDEN':
     case 'ORIGIN_NOT_ALLOWED':
       return 403;
     case 'NOT_FOUND':

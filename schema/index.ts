@@ -8,6 +8,7 @@ import './conversation.js';
 import './tag.js';
 import './message.js';
 import './template.js';
+import './providerCallback.js';
 import './contactMutations.js';
 import './contactChannel.js';
 import './conversationMutations.js';

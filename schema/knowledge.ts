@@ -3,7 +3,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { pageType } from './page.js';
-import { SUPPORTED_CONTENT_TYPES, MAX_UPLOAD_BYTES } from '../resolvers/documentText.js';
+import { SUPPORTED_CONTENT_TYPES, MAX_UPLOAD_BYTES } from '../resolvers/knowledge/documentText.js';
 import {
   createKnowledgeDocument,
   deleteKnowledgeDocument,
@@ -13,7 +13,7 @@ import {
   searchKnowledge,
   updateKnowledgeDocument,
   uploadKnowledgeDocument,
-} from '../resolvers/knowledge.js';
+} from '../resolvers/knowledge/knowledge.js';
 
 const KnowledgeDocument = builder.prismaObject('KnowledgeDocument', {
   description: 'A document the AI agent can draw on.',

@@ -1,8 +1,8 @@
 // Messages: the Message type (the spec's send response shape) and the messageSend mutation, whose payload
 // is the REST envelope {message} itself.
 import { builder } from './builder.js';
-import { sendMessage, type MessageSendResult } from '../resolvers/messages.js';
-import type { MessageView } from '../resolvers/messageViews.js';
+import { sendMessage, type MessageSendResult } from '../resolvers/messaging/messages.js';
+import type { MessageView } from '../resolvers/shared/views.js';
 
 const Message = builder.objectRef<MessageView>('Message').implement({
   description: 'A message of a conversation, inbound (from the contact) or outbound (to the contact).',

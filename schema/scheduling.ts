@@ -1,12 +1,12 @@
 // Workspace-level scheduling: settings (time zone), the booking-widget embed metadata, the calendar-feed
-// token rotation, and the public calendar feed read by GET /calendar/<token>.ics (calendar/feedRoute.ts).
+// token rotation, and the public calendar feed read by GET /calendar/<token>.ics (facades/public/calendar/feedRoute.ts).
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { Appointment } from './appointment.js';
 import { AppointmentType } from './appointmentType.js';
-import { getSchedulingSettings, updateSchedulingSettings, type SchedulingSettings } from '../resolvers/schedulingSettings.js';
-import { calendarFeedByToken, rotateCalendarFeedToken } from '../resolvers/calendarFeed.js';
-import { widgetEmbed } from '../resolvers/bookingWidget.js';
+import { getSchedulingSettings, updateSchedulingSettings, type SchedulingSettings } from '../resolvers/scheduling/schedulingSettings.js';
+import { calendarFeedByToken, rotateCalendarFeedToken } from '../resolvers/scheduling/calendarFeed.js';
+import { widgetEmbed } from '../resolvers/scheduling/bookingWidget.js';
 
 const SchedulingSettingsType = builder.objectRef<SchedulingSettings>('SchedulingSettings').implement({
   fields: (t) => ({

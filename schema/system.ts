@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { checkHealth } from '../resolvers/health.js';
+import { checkHealth } from '../resolvers/workspace/health.js';
 
 const Health = builder.objectRef<Awaited<ReturnType<typeof checkHealth>>>('Health').implement({
   fields: (t) => ({

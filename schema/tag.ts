@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { createTag, listTags, setTagAssignment } from '../resolvers/tags.js';
+import { createTag, listTags, setTagAssignment } from '../resolvers/contacts/tags.js';
 
 const Tag = builder.prismaObject('Tag', {
   description: 'A label that can be assigned to contacts.',

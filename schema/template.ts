@@ -1,8 +1,8 @@
 // Message templates of the workspace's messaging integration, as the provider's business account holds
 // them: Template, TemplateComponent and the {templates, total} list with its query.
 import { builder } from './builder.js';
-import { listTemplates } from '../resolvers/templates.js';
-import type { Template, TemplateButton, TemplateComponent } from '../providers/types.js';
+import { listTemplates } from '../resolvers/messaging/templates.js';
+import type { Template, TemplateButton, TemplateComponent } from '../adapters/providers/types.js';
 
 const TemplateButtonRef = builder.objectRef<TemplateButton>('TemplateButton').implement({
   fields: (t) => ({

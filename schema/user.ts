@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { listUsers } from '../resolvers/users.js';
+import { listUsers } from '../resolvers/workspace/users.js';
 
 builder.prismaObject('User', {
   description: 'A member of the workspace team.',

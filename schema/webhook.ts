@@ -17,7 +17,7 @@ import {
   rotateWebhookSecret,
   sendTestEvent,
   updateWebhook,
-} from '../resolvers/webhooks.js';
+} from '../resolvers/webhooks/webhooks.js';
 
 const WebhookSubscription = builder.prismaObject('WebhookSubscription', {
   description: 'A receiver URL and the event types delivered to it, signed with the subscription secret.',
@@ -60,7 +60,7 @@ for (const variant of [WebhookSubscription, WebhookSubscriptionWithSecret]) {
   }));
 }
 
-const WebhookDeliveryAttempt = builder.prismaObject('WebhookDeliveryAttempt', {
+builder.prismaObject('WebhookDeliveryAttempt', {
   description: 'One HTTP attempt of a delivery.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -9,28 +9,34 @@ import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { errorResponse } from '../../app/errorResponse.js';
-import { requestState } from '../../app/requestState.js';
-import type { Actor } from '../../resolvers/context.js';
+import { errorResponse } from '../../infra/http/errorResponse.js';
+import { requestState } from '../../infra/http/requestState.js';
+import type { Actor } from '../../infra/auth/actor.js';
 import { schema } from '../../schema/index.js';
-import type { Gateway } from '../gateway.js';
+import type { Gateway } from '../core/gateway.js';
 import { jsonRpcError } from './jsonRpcError.js';
 import { SessionRegistry, type SessionLimits } from './sessions.js';
 import { SseServerTransport } from './sseTransport.js';
 import { authInfoFor, createToolServer, prepareTools } from './toolServer.js';
-import { TOOLS } from './tools.js';
+import { FACADE_TABLE } from '../operations/index.js';
 
 export const MCP_PATHS = { streamable: '/mcp', sse: '/mcp/sse', messages: '/mcp/messages' } as const;
 
-export type McpOptions = { allowedOrigins: readonly string[]; version: string; sessions?: Partial<SessionLimits> };
+export type McpOptions = {
+  allowedOrigins: readonly string[];
+  /** The server's name and version, as initialize answers them. */
+  name: string;
+  version: string;
+  sessions?: Partial<SessionLimits>;
+};
 
 const DEFAULT_LIMITS: SessionLimits = { idleMs: 30 * 60_000, maxPerKey: 50 };
 
 export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin; sessions: SessionRegistry } {
-  const tools = prepareTools(TOOLS, schema);
+  const tools = prepareTools(FACADE_TABLE, schema);
   const sessions = new SessionRegistry({ ...DEFAULT_LIMITS, ...options.sessions });
   const allowedOrigins = new Set(options.allowedOrigins);
-  const newServer = () => createToolServer(tools, gateway, options.version);
+  const newServer = () => createToolServer(tools, gateway, options.version, options.name);
   const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found');
   const notAllowed = (allow: string) => new Response(null, { status: 405, headers: { allow } });
 

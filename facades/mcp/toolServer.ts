@@ -1,12 +1,11 @@
-// The MCP server of one session. tools/list answers the tool table (facades/mcp/tools.ts) with input
-// schemas derived from the operations; tools/call validates the arguments, runs the tool's operation
-// through the gateway as the HTTP request that carried the call (that request's API key, scopes and
-// masking apply), and answers the root field's JSON, or an error result holding the spec's error object.
+// The MCP server of one session. tools/list answers the MCP parts of the facade table (facades/operations), each
+// with its operation's variables as input schema (schema/variables.ts) and annotations from its kind;
+// tools/call runs the tool's operation through the gateway as the HTTP request that carried the call (that
+// request's API key, scopes and masking apply), with the arguments as variables, checked by the rule every
+// surface shares, and answers the root field's JSON, or an error result holding the spec's error object.
 // It is the SDK's low-level Server, not McpServer: McpServer validates arguments itself and words the
 // failures its own way, while a refused argument here must be the VALIDATION_ERROR every facade gives.
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import { Kind } from 'graphql';
-import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
@@ -16,46 +15,51 @@ import {
   McpError,
   type CallToolResult,
   type Tool,
+  type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
-import { errorBody } from '../../app/errorResponse.js';
-import { requestState } from '../../app/requestState.js';
-import type { Actor } from '../../resolvers/context.js';
-import { DomainError } from '../../resolvers/errors.js';
-import { parseInput } from '../../resolvers/validation.js';
-import { SERVICE_NAME } from '../../resolvers/health.js';
-import type { Gateway } from '../gateway.js';
-import { operation, operationDefinition } from '../operations.js';
-import { executionFailure, type ExecutionFailure } from '../executionFailure.js';
-import { operationInputSchema } from './inputSchema.js';
-import { ANNOTATIONS, type ToolEntry } from './tools.js';
+import { errorBody } from '../../infra/http/errorResponse.js';
+import { requestState } from '../../infra/http/requestState.js';
+import type { Actor } from '../../infra/auth/actor.js';
+import { invalid } from '../../resolvers/shared/errors.js';
+import { inPlace, variableProperties } from '../../schema/variables.js';
+import type { Gateway } from '../core/gateway.js';
+import { prepareOperation } from '../core/operations.js';
+import { domainFailure, executionFailure, type Failure } from '../core/executionFailure.js';
+import type { FacadeEntry, ToolKind } from '../core/table.js';
+
+export const ANNOTATIONS: Record<ToolKind, ToolAnnotations> = {
+  read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  write: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  destructive: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+};
 
 export type PreparedTool = {
   definition: Tool;
-  input: z.ZodObject;
   document: DocumentNode;
   operationName: string;
+  /** The names a call may give: the operation's variables. */
+  variables: ReadonlySet<string>;
   /** The response key of the operation's one root field, whose value is the tool's result. */
   field: string;
 };
 
-export function prepareTools(entries: readonly ToolEntry[], schema: GraphQLSchema): Map<string, PreparedTool> {
+export function prepareTools(table: readonly FacadeEntry[], schema: GraphQLSchema): Map<string, PreparedTool> {
   const tools = new Map<string, PreparedTool>();
-  for (const entry of entries) {
-    const definition = operationDefinition(entry.operation);
-    const [root, ...others] = definition.selectionSet.selections;
-    if (root?.kind !== Kind.FIELD || others.length > 0) throw new Error(`Operation ${entry.operation} must select exactly one root field.`);
-    const input = operationInputSchema(schema, definition);
-    tools.set(entry.name, {
+  for (const { operation: name, mcp } of table) {
+    if (!mcp) continue;
+    const operation = prepareOperation(schema, name);
+    const { properties, required } = variableProperties(operation.variables, inPlace);
+    tools.set(mcp.name, {
       definition: {
-        name: entry.name,
-        description: entry.description,
-        inputSchema: z.toJSONSchema(input, { io: 'input' }) as Tool['inputSchema'],
-        annotations: ANNOTATIONS[entry.kind],
+        name: mcp.name,
+        description: mcp.description,
+        inputSchema: { type: 'object', properties: properties as Record<string, object>, required, additionalProperties: false },
+        annotations: ANNOTATIONS[mcp.kind],
       },
-      input,
-      document: operation(entry.operation),
-      operationName: entry.operation,
-      field: root.alias?.value ?? root.name.value,
+      document: operation.document,
+      operationName: name,
+      variables: new Set(operation.variables.map((variable) => variable.name)),
+      field: operation.responseKey,
     });
   }
   return tools;
@@ -80,13 +84,13 @@ function result(value: unknown): CallToolResult {
   };
 }
 
-function errorResult(failure: Omit<ExecutionFailure, 'status'>, requestId: string): CallToolResult {
+function errorResult(failure: Failure, requestId: string): CallToolResult {
   const body = errorBody(failure.code, failure.message, { details: failure.details, requestId });
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-export function createToolServer(tools: Map<string, PreparedTool>, gateway: Gateway, version: string): Server {
-  const server = new Server({ name: SERVICE_NAME, version }, { capabilities: { tools: {} } });
+export function createToolServer(tools: Map<string, PreparedTool>, gateway: Gateway, version: string, name: string): Server {
+  const server = new Server({ name, version }, { capabilities: { tools: {} } });
   const definitions = [...tools.values()].map((tool) => tool.definition);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
   server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
@@ -94,12 +98,11 @@ export function createToolServer(tools: Map<string, PreparedTool>, gateway: Gate
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
     const request = requestOf(extra.authInfo);
     const requestId = requestState(request).requestId;
-    let variables: Record<string, unknown>;
-    try {
-      variables = parseInput(tool.input, call.params.arguments ?? {});
-    } catch (error) {
-      if (error instanceof DomainError) return errorResult({ code: error.code, message: error.message, details: error.details }, requestId);
-      throw error;
+    const variables = call.params.arguments ?? {};
+    // A typo such as `phone` for `phone_number` must not be silently ignored, as GraphQL and REST would.
+    const unknown = Object.keys(variables).filter((key) => !tool.variables.has(key));
+    if (unknown.length > 0) {
+      return errorResult(domainFailure(invalid(Object.fromEntries(unknown.map((key) => [key, 'is not a known field'])))), requestId);
     }
     const execution = await gateway.execute({ request, document: tool.document, operationName: tool.operationName, variables });
     const failure = executionFailure(execution);

@@ -1,34 +1,22 @@
 // The OpenAPI 3.1 document of the REST surface, served at /api/v1/openapi.json and checked in as
-// docs/openapi.json. Generated from the route table joined with the GraphQL schema (contract.ts): response
-// schemas follow the very selections sofa-api sends, so every documented field is present in the response
-// (null where nullable) and nothing else is; errors, the guide form and the headers are described as sent.
-import {
-  Kind,
-  getNamedType,
-  getNullableType,
-  isNonNullType,
-  isObjectType,
-  OperationTypeNode,
-  type FieldNode,
-  type GraphQLArgument,
-  type GraphQLInputType,
-  type GraphQLSchema,
-} from 'graphql';
-import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { KEY_SCOPES, grants, type Permission } from '../../auth/scopes.js';
-import type { ErrorCode } from '../../resolvers/errors.js';
+// docs/openapi.json. Generated from the REST routes of the facade table (routes.ts): parameters and bodies are
+// the operations' variables as schema/variables.ts describes them; response schemas follow the very selections
+// of the operations, so every documented field is present in the response (null where nullable) and nothing
+// else is; errors, the guide form and the headers are described as sent.
+import { getNamedType, getNullableType, isObjectType, OperationTypeNode, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { KEY_SCOPES, grants, type Permission } from '../../resolvers/workspace/scopes.js';
+import type { ErrorCode } from '../../resolvers/shared/errors.js';
 import { httpStatusOf } from '../../schema/errors.js';
-import { GUIDE_MEDIA_TYPE, type RestOperation } from './contract.js';
-import { Components, described, inputInnerSchema, inputSchema, outputSchema, type JsonSchema } from './jsonSchema.js';
-import { readsBody, REST_BASE_PATH } from './routes.js';
+import { inputInnerSchema, isRequired, variableProperties, type JsonSchema } from '../../schema/variables.js';
+import { prepareOperation } from '../core/operations.js';
+import { readsBody } from '../core/table.js';
+import { GUIDE_MEDIA_TYPE } from './guideForm.js';
+import { Components, OutputSchemas, rootNode, selectedFields } from './outputSchema.js';
+import { REST_BASE_PATH, type BoundRoute } from './routes.js';
 
 type OpenApiDocument = { openapi: '3.1.0'; paths: Record<string, Record<string, unknown>>; [key: string]: unknown };
 
 export const OPENAPI_PATH = `${REST_BASE_PATH}/openapi.json`;
-
-function isRequiredArgument(arg: GraphQLArgument): boolean {
-  return isNonNullType(arg.type) && arg.defaultValue === undefined;
-}
 
 const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -86,6 +74,7 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'Invalid parameters or body; `details` gives a reason per field.',
   UNAUTHORIZED: 'Missing or invalid API key.',
   INSUFFICIENT_SCOPE: 'The API key lacks the scope this route needs.',
+  FORBIDDEN: 'The caller proved no right to this action (a provider callback’s handshake).',
   ORIGIN_NOT_ALLOWED: 'The Origin header names a page that may not call this service.',
   NOT_FOUND: 'No such record in this workspace.',
   INTEGRATION_NOT_FOUND:
@@ -124,18 +113,18 @@ function errorResponse(errors: readonly DocumentedError[]): JsonSchema {
   };
 }
 
-function authScopesOf(operation: RestOperation): { public?: unknown; permission?: unknown } {
-  return (operation.field.extensions as { pothosOptions?: { authScopes?: object } }).pothosOptions?.authScopes ?? {};
+function authScopesOf(bound: BoundRoute): { public?: unknown; permission?: unknown } {
+  return (bound.operation.field.extensions as { pothosOptions?: { authScopes?: object } }).pothosOptions?.authScopes ?? {};
 }
 
 /** A route over a field marked `public` (the booking page's): no key, so no 401 or 403 either. */
-function isPublic(operation: RestOperation): boolean {
-  return authScopesOf(operation).public === true;
+function isPublic(bound: BoundRoute): boolean {
+  return authScopesOf(bound).public === true;
 }
 
-function securityOf(operation: RestOperation): Record<string, string[]>[] {
-  if (isPublic(operation)) return [];
-  const permission = authScopesOf(operation).permission;
+function securityOf(bound: BoundRoute): Record<string, string[]>[] {
+  if (isPublic(bound)) return [];
+  const permission = authScopesOf(bound).permission;
   if (typeof permission !== 'string') return [{ bearerAuth: [] }];
   return KEY_SCOPES.filter((scope) => grants(new Set([scope]), permission as Permission)).map((scope) => ({
     bearerAuth: [scope],
@@ -147,26 +136,27 @@ function tagOf(path: string): string {
   return first.charAt(0).toUpperCase() + first.slice(1);
 }
 
-function parametersOf(operation: RestOperation, components: Components): JsonSchema[] {
-  const inPath = (arg: GraphQLArgument) => operation.pathParameters.includes(arg.name);
-  const inQuery = !readsBody(operation.route.method);
-  return operation.field.args
-    .filter((arg) => inPath(arg) || inQuery)
-    .map((arg) => ({
-      name: arg.name,
-      in: inPath(arg) ? 'path' : 'query',
-      required: inPath(arg) || isRequiredArgument(arg),
-      ...(arg.description ? { description: arg.description } : {}),
-      schema: inputInnerSchema(getNullableType(arg.type) as GraphQLInputType, components),
-    }));
+function parametersOf(bound: BoundRoute, components: Components): JsonSchema[] {
+  const inQuery = !readsBody(bound.route.method);
+  return bound.operation.variables
+    .filter((variable) => bound.pathParameters.includes(variable.name) || inQuery)
+    .map((variable) => {
+      const inPath = bound.pathParameters.includes(variable.name);
+      return {
+        name: variable.name,
+        in: inPath ? 'path' : 'query',
+        required: inPath || isRequired(variable),
+        ...(variable.description ? { description: variable.description } : {}),
+        schema: inputInnerSchema(getNullableType<GraphQLInputType>(variable.type), components.register),
+      };
+    });
 }
 
-/** The JSON object body of a POST, PUT or PATCH: the field's arguments that the path does not give. */
-function requestBodyOf(operation: RestOperation, components: Components): JsonSchema | null {
-  const bodyArgs = operation.field.args.filter((arg) => !operation.pathParameters.includes(arg.name));
-  if (!readsBody(operation.route.method) || bodyArgs.length === 0) return null;
-  const properties = bodyArgs.map((arg) => [arg.name, described(inputSchema(arg.type, components), arg.description)]);
-  const required = bodyArgs.filter(isRequiredArgument).map((arg) => arg.name);
+/** The JSON object body of a POST, PUT or PATCH: the operation's variables that the path does not give. */
+function requestBodyOf(bound: BoundRoute, components: Components): JsonSchema | null {
+  const bodyVariables = bound.operation.variables.filter((variable) => !bound.pathParameters.includes(variable.name));
+  if (!readsBody(bound.route.method) || bodyVariables.length === 0) return null;
+  const { properties, required } = variableProperties(bodyVariables, components.register);
   return {
     required: required.length > 0,
     content: {
@@ -174,7 +164,7 @@ function requestBodyOf(operation: RestOperation, components: Components): JsonSc
         schema: {
           type: 'object',
           description: 'The arguments of the GraphQL field; other keys are ignored, a key the path gives is refused (400).',
-          properties: Object.fromEntries(properties),
+          properties,
           required,
         },
       },
@@ -182,17 +172,17 @@ function requestBodyOf(operation: RestOperation, components: Components): JsonSc
   };
 }
 
-function successContent(operation: RestOperation, components: Components): Record<string, unknown> {
-  const rootNode = operation.selection.selectionSet.selections[0] as FieldNode;
-  const body = outputSchema(operation.field.type, rootNode, components);
+function successContent(bound: BoundRoute, components: Components): Record<string, unknown> {
+  const outputs = new OutputSchemas(bound.operation, components);
+  const body = outputs.answer(bound.operation);
   const content: Record<string, unknown> = { 'application/json': { schema: body } };
-  if (operation.guide) {
-    const { key } = operation.guide;
+  if (bound.guide) {
+    const { key, items } = bound.guide;
     content[GUIDE_MEDIA_TYPE] = {
       schema: {
         type: 'object',
         description: `The guide form, sent when Accept names ${GUIDE_MEDIA_TYPE}.`,
-        properties: { [key]: guideItemsSchema(operation, rootNode, body, components), hasMore: { type: 'boolean' } },
+        properties: { [key]: items ? guideItemsSchema(bound, items, outputs) : body, hasMore: { type: 'boolean' } },
         required: [key, 'hasMore'],
         additionalProperties: false,
       },
@@ -201,8 +191,16 @@ function successContent(operation: RestOperation, components: Components): Recor
   return content;
 }
 
-function responsesOf(operation: RestOperation, components: Components): Record<string, unknown> {
-  const { route, field } = operation;
+/** The schema of the list that the guide form puts under its key: one field of the response. */
+function guideItemsSchema(bound: BoundRoute, items: string, outputs: OutputSchemas): JsonSchema {
+  const pageType = getNullableType(bound.operation.field.type);
+  const itemsNode = selectedFields(rootNode(bound.operation).selectionSet, new Map()).find((selection) => selection.name.value === items);
+  if (!isObjectType(pageType) || !itemsNode) throw new Error(`${bound.operation.name} selects no ${items}`);
+  return outputs.of(pageType.getFields()[items]!.type, itemsNode);
+}
+
+function responsesOf(bound: BoundRoute, components: Components): Record<string, unknown> {
+  const { route, operation } = bound;
   // Answers of the route itself carry the deprecation headers; those of the pipeline around it (401 from
   // authentication, 405 from routing, others such as 429) carry only the request id.
   const pipelineHeaders: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'RequestId') };
@@ -216,23 +214,23 @@ function responsesOf(operation: RestOperation, components: Components): Record<s
     : pipelineHeaders;
   const responses: Record<string, unknown> = {
     [String(route.status ?? 200)]: {
-      description: field.description ?? 'Success',
-      headers: operation.guide ? { ...headers, Vary: ref('headers', 'Vary') } : headers,
-      content: successContent(operation, components),
+      description: operation.field.description ?? 'Success',
+      headers: bound.guide ? { ...headers, Vary: ref('headers', 'Vary') } : headers,
+      content: successContent(bound, components),
     },
   };
   const domain = (code: ErrorCode): DocumentedError => ({ status: httpStatusOf(code), code, meaning: ERROR_MEANINGS[code], headers });
   const errors: DocumentedError[] = [];
-  if (field.args.length > 0 || readsBody(route.method)) errors.push(domain('VALIDATION_ERROR'));
-  if (!isPublic(operation)) {
+  if (operation.variables.length > 0 || readsBody(route.method)) errors.push(domain('VALIDATION_ERROR'));
+  if (!isPublic(bound)) {
     errors.push({
       ...domain('UNAUTHORIZED'),
       headers: { ...pipelineHeaders, 'WWW-Authenticate': ref('headers', 'WwwAuthenticate') },
     });
     errors.push(domain('INSUFFICIENT_SCOPE'));
   }
-  const namesRecord = (name: string) => getNamedType(field.args.find((arg) => arg.name === name)!.type).name === 'ID';
-  if (operation.pathParameters.some(namesRecord)) errors.push(domain('NOT_FOUND'));
+  const namesRecord = (name: string) => getNamedType(operation.variables.find((variable) => variable.name === name)!.type).name === 'ID';
+  if (bound.pathParameters.some(namesRecord)) errors.push(domain('NOT_FOUND'));
   errors.push({
     status: 405,
     code: 'METHOD_NOT_ALLOWED',
@@ -254,46 +252,32 @@ function responsesOf(operation: RestOperation, components: Components): Record<s
   return responses;
 }
 
-function operationObject(operation: RestOperation, components: Components): Record<string, unknown> {
-  const { route, field } = operation;
-  const parameters = parametersOf(operation, components);
-  const requestBody = requestBodyOf(operation, components);
-  const guideNote = operation.guide
-    ? ` Send \`Accept: ${GUIDE_MEDIA_TYPE}\` for the guide form \`{${operation.guide.key}, hasMore}\`.`
-    : '';
+function operationObject(bound: BoundRoute, components: Components): Record<string, unknown> {
+  const { route, operation } = bound;
+  const parameters = parametersOf(bound, components);
+  const requestBody = requestBodyOf(bound, components);
+  const guideNote = bound.guide ? ` Send \`Accept: ${GUIDE_MEDIA_TYPE}\` for the guide form \`{${bound.guide.key}, hasMore}\`.` : '';
   const deprecationNote = route.deprecated
     ? ` Deprecated: use ${route.method} ${REST_BASE_PATH}${route.deprecated.successor}, which behaves the same.`
     : '';
+  const root = operation.definition.operation === OperationTypeNode.QUERY ? 'Query' : 'Mutation';
   return {
     operationId: route.operationId,
     tags: [tagOf(route.path)],
-    summary: field.description ?? route.operationId,
-    description: `Runs the GraphQL field \`${route.field}\`.${guideNote}${deprecationNote}`,
+    summary: operation.field.description ?? route.operationId,
+    description: `Runs the GraphQL field \`${root}.${operation.field.name}\`.${guideNote}${deprecationNote}`,
     ...(route.deprecated ? { deprecated: true } : {}),
-    security: securityOf(operation),
+    security: securityOf(bound),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
-    responses: responsesOf(operation, components),
+    responses: responsesOf(bound, components),
   };
-}
-
-/** The schema of the list that the guide form puts under its key: the response itself or one of its fields. */
-function guideItemsSchema(operation: RestOperation, rootNode: FieldNode, body: JsonSchema, components: Components): JsonSchema {
-  const items = operation.guide?.items;
-  if (!items) return body;
-  const pageType = getNullableType(operation.field.type);
-  const itemsNode = rootNode.selectionSet?.selections.find(
-    (selection): selection is FieldNode => selection.kind === Kind.FIELD && selection.name.value === items,
-  );
-  if (!isObjectType(pageType) || !itemsNode) throw new Error(`${operation.route.field} selects no ${items}`);
-  return outputSchema(pageType.getFields()[items]!.type, itemsNode, components);
 }
 
 /** GET /health and the document itself: answered outside the route table, documented with it. */
 function unversionedOperations(schema: GraphQLSchema, components: Components) {
-  const health = buildOperationNodeForField({ schema, kind: OperationTypeNode.QUERY, field: 'health', models: [] });
-  const healthField = schema.getQueryType()!.getFields()['health']!;
-  const healthSchema = outputSchema(healthField.type, health.selectionSet.selections[0] as FieldNode, components);
+  const health = prepareOperation(schema, 'Health');
+  const healthSchema = new OutputSchemas(health, components).answer(health);
   const headers = { 'X-Request-Id': ref('headers', 'RequestId') };
   return {
     '/health': {
@@ -326,13 +310,13 @@ function unversionedOperations(schema: GraphQLSchema, components: Components) {
   };
 }
 
-export function buildOpenApiDocument(schema: GraphQLSchema, operations: readonly RestOperation[], version: string): OpenApiDocument {
+export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly BoundRoute[], version: string): OpenApiDocument {
   const components = new Components();
   components.schemas['Error'] = ERROR_SCHEMA;
   const paths: Record<string, Record<string, unknown>> = unversionedOperations(schema, components);
-  for (const operation of operations) {
-    const path = `${REST_BASE_PATH}${operation.route.path}`;
-    paths[path] = { ...paths[path], [operation.route.method.toLowerCase()]: operationObject(operation, components) };
+  for (const bound of routes) {
+    const path = `${REST_BASE_PATH}${bound.route.path}`;
+    paths[path] = { ...paths[path], [bound.route.method.toLowerCase()]: operationObject(bound, components) };
   }
   return {
     openapi: '3.1.0',

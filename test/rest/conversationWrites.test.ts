@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
 import { seedConversation } from '../support/conversations.js';
-import { CONVERSATION_TRANSITIONS } from '../../resolvers/conversationStatus.js';
+import { CONVERSATION_TRANSITIONS } from '../../resolvers/conversations/status.js';
 import { GUIDE, SPEC_FIELDS, expectError, getJson, operationResult, postJson, sendJson } from './fixtures.js';
 
 const h = await openHarness();

@@ -4,8 +4,8 @@
 import { expect } from 'vitest';
 import { print } from 'graphql';
 import type { Harness } from '../support/harness.js';
-import type { CreatedWorkspace } from '../../resolvers/workspaces.js';
-import { operation } from '../../facades/operations.js';
+import type { CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
+import { operation } from '../../facades/core/operations.js';
 
 /** The fields of each resource, as the spec's tables list them (all required in responses). */
 export const SPEC_FIELDS = {

@@ -4,13 +4,17 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openHarness, type Harness } from '../support/harness.js';
-import { createTargetGuard } from '../../webhooks/targets.js';
+import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { PUBLIC_TEST_RECEIVER, resolveTestDns } from '../support/webhooks.js';
 import { GUIDE, seedWorkspace, sendJson, type Seeded } from './fixtures.js';
-import { readsBody, REST_BASE_PATH, REST_ROUTES, type RestRoute } from '../../facades/rest/routes.js';
-import { createIntegration } from '../../resolvers/integrations.js';
-import { KEY_SCOPES } from '../../auth/scopes.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { REST_BASE_PATH } from '../../facades/rest/routes.js';
+import { readsBody, type RestRoute } from '../../facades/core/table.js';
+import { FACADE_TABLE } from '../../facades/operations/index.js';
+import { createIntegration } from '../../resolvers/messaging/integrations.js';
+import { KEY_SCOPES } from '../../resolvers/workspace/scopes.js';
+import type { Prisma } from '../../prisma/generated/prisma/client.js';
+
+const REST_ROUTES = FACADE_TABLE.flatMap((entry) => entry.rest ?? []);
 
 type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, Described> };
 type Described = { headers?: Record<string, { $ref?: string }>; content?: Record<string, { schema: ErrorSchema }> };
@@ -771,7 +775,7 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     const response = await h.fetch('/api/v1/openapi.json');
     expect(response.status).toBe(200);
     expect(document.openapi).toBe('3.1.0');
-    const result = await new Validator().validate(document as unknown as Parameters<Validator['validate']>[0]);
+    const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(document).toEqual(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')));

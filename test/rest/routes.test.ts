@@ -3,15 +3,16 @@ import { createYoga } from 'graphql-yoga';
 import { openHarness, type Harness } from '../support/harness.js';
 import { GUIDE, SPEC_FIELDS, UTC_DATE_TIME, getJson, postJson, seedWorkspace, type Seeded } from './fixtures.js';
 import { createApp } from '../../app/createApp.js';
-import { createLogger } from '../../app/logger.js';
-import { loadSettings } from '../../config/settings.js';
-import { useAuthentication, useRequestId } from '../../app/plugins.js';
-import { createApiKeyAuthenticator } from '../../auth/apiKeyAuthenticator.js';
-import { requestState } from '../../app/requestState.js';
-import { createGateway } from '../../facades/gateway.js';
+import { createLogger } from '../../infra/observability/logger.js';
+import { loadSettings } from '../../infra/config/settings.js';
+import { useAuthentication, useRequestId } from '../../infra/http/pipeline.js';
+import { createApiKeyAuthenticator } from '../../resolvers/workspace/apiKeyAuthenticator.js';
+import { requestState } from '../../infra/http/requestState.js';
+import { createGateway } from '../../facades/core/gateway.js';
 import { useRestFacade } from '../../facades/rest/facade.js';
-import { restOperations } from '../../facades/rest/contract.js';
-import { REST_ROUTES } from '../../facades/rest/routes.js';
+import { restRoutes } from '../../facades/rest/routes.js';
+import { FACADE_TABLE } from '../../facades/operations/index.js';
+import type { RestRoute } from '../../facades/core/table.js';
 import { schema } from '../../schema/index.js';
 
 let h: Harness;
@@ -336,29 +337,26 @@ describe('the deprecated customers routes', () => {
 });
 
 describe('the route table', () => {
-  it('refuses, at start-up, a route whose GraphQL field does not exist', () => {
-    expect(() => restOperations(schema, [{ operationId: 'listWidgets', method: 'GET', path: '/widgets', field: 'Query.widgets' }])).toThrow(
-      /has no field Query.widgets/,
+  const route = (operation: string, rest: RestRoute) => restRoutes(schema, [{ operation, rest: [rest] }]);
+
+  it('refuses, at start-up, a route whose operation does not exist or does not fit its method and path', () => {
+    expect(() => route('Widgets', { operationId: 'listWidgets', method: 'GET', path: '/widgets' })).toThrow(/Unknown operation Widgets/);
+    expect(() => route('Users', { operationId: 'bad', method: 'POST', path: '/users' })).toThrow(/GET routes run queries/);
+    expect(() => route('TagCreate', { operationId: 'bad', method: 'GET', path: '/tags/{id}' })).toThrow(/GET routes run queries/);
+    expect(() => route('TagAssign', { operationId: 'bad', method: 'DELETE', path: '/tags/{id}' })).toThrow(
+      /\{id\} is not a variable of TagAssign/,
     );
-    expect(() => restOperations(schema, [{ operationId: 'bad', method: 'POST', path: '/users', field: 'Query.users' }])).toThrow(
-      /GET routes run queries/,
-    );
-    expect(() => restOperations(schema, [{ operationId: 'bad', method: 'GET', path: '/tags/{id}', field: 'Mutation.tagCreate' }])).toThrow(
-      /GET routes run queries/,
-    );
-    expect(() =>
-      restOperations(schema, [{ operationId: 'bad', method: 'DELETE', path: '/tags/{id}', field: 'Mutation.tagAssign' }]),
-    ).toThrow(/\{id\} is not an argument of Mutation.tagAssign/);
   });
 
   it('refuses, at start-up, two routes for one method and path', () => {
-    const twice = [...REST_ROUTES, { ...REST_ROUTES.find((route) => route.operationId === 'deleteContact')!, operationId: 'again' }];
-    expect(() =>
-      useRestFacade({ gateway: createGateway(), schema, version: 'test', onUnexpected: () => undefined, routes: twice }),
-    ).toThrow(/Two REST routes answer DELETE \/api\/v1\/contacts\/\{id\}/);
+    const deleteContact = FACADE_TABLE.flatMap((entry) => entry.rest ?? []).find((candidate) => candidate.operationId === 'deleteContact')!;
+    const twice = [...FACADE_TABLE, { operation: 'ContactDelete', rest: [{ ...deleteContact, operationId: 'again' }] }];
+    expect(() => useRestFacade({ gateway: createGateway(), schema, version: 'test', onUnexpected: () => undefined, table: twice })).toThrow(
+      /Two REST routes answer DELETE \/api\/v1\/contacts\/\{id\}/,
+    );
   });
 
-  it('serves a new route, of any method, over an existing field from one added entry', async () => {
+  it('serves a new route, of any method, over an existing operation from one added entry', async () => {
     const gateway = createGateway();
     const yoga = createYoga({
       schema,
@@ -373,14 +371,11 @@ describe('the route table', () => {
           schema,
           version: 'test',
           onUnexpected: () => undefined,
-          routes: [
-            ...REST_ROUTES,
+          table: [
+            ...FACADE_TABLE,
             {
-              operationId: 'closeThread',
-              method: 'PUT',
-              path: '/threads/{id}/closed',
-              field: 'Mutation.conversationClose',
-              errors: ['INVALID_TRANSITION'],
+              operation: 'ConversationClose',
+              rest: [{ operationId: 'closeThread', method: 'PUT', path: '/threads/{id}/closed', errors: ['INVALID_TRANSITION'] }],
             },
           ],
         }),

@@ -4,7 +4,7 @@
 // webhooks scope is 403. No delivery worker runs here: deliveries stay as the requests leave them.
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
-import { createTargetGuard } from '../../webhooks/targets.js';
+import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { PUBLIC_TEST_RECEIVER, resolveTestDns, workspacesCleanedAfterFile } from '../support/webhooks.js';
 import { expectError, getJson, operationResult, postJson, sendJson } from './fixtures.js';
 

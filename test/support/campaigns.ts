@@ -3,14 +3,14 @@
 // run campaign runners (a runner claims every workspace's due campaigns, by design) and the cancelling of
 // this file's live campaigns when it ends, so no other file's runner picks them up.
 import { afterAll } from 'vitest';
-import { createLogger } from '../../app/logger.js';
-import { createCampaignRunner, type CampaignRunner } from '../../campaigns/runner.js';
-import type { CampaignRunnerOptions } from '../../campaigns/options.js';
-import type { MessagingProviders } from '../../providers/registry.js';
-import type { MessagingProvider, OutboundMessage } from '../../providers/types.js';
-import type { Services } from '../../resolvers/context.js';
+import { createLogger } from '../../infra/observability/logger.js';
+import { createCampaignRunner, type CampaignRunner } from '../../workers/campaigns/runner.js';
+import type { CampaignRunnerOptions } from '../../workers/campaigns/options.js';
+import type { MessagingProviders } from '../../adapters/providers/registry.js';
+import type { MessagingProvider, OutboundMessage } from '../../adapters/providers/types.js';
+import type { Services } from '../../resolvers/shared/context.js';
 import type { Harness } from './harness.js';
-import type { CreatedWorkspace } from '../../resolvers/workspaces.js';
+import type { CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
 import { takeTurnsWithOtherWorkerFiles } from './webhooks.js';
 
 const CAMPAIGN_RUNNER_LOCK = 7_340_112_977;
@@ -108,7 +108,7 @@ export function testRunner(
       ...options,
       clock: clock.now,
     },
-    createLogger((process.env['TEST_LOG_LEVEL'] ?? 'silent') as 'silent'),
+    createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent'),
   );
   return { ...runner, clock, sends };
 }

@@ -1,6 +1,6 @@
 // Conversations for tests. In the service an inbound provider message opens a conversation; tests that are
 // not about inbound messages write the conversation and its messages directly, as that path would.
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 
 export async function seedConversation(
   prisma: PrismaClient,

@@ -5,9 +5,9 @@
 // service for every accepted message. Its template catalog is the sandbox's, in Graph's JSON form.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SANDBOX_TEMPLATES } from '../../providers/sandboxCatalog.js';
-import { fitsSlots } from '../../providers/templates.js';
-import type { TemplateParameter } from '../../providers/types.js';
+import { SANDBOX_TEMPLATES } from '../../adapters/providers/sandboxCatalog.js';
+import { fitsSlots } from '../../adapters/providers/templates.js';
+import type { TemplateParameter } from '../../adapters/providers/types.js';
 import { hubSignature, providerMessageId, statusPayload } from './whatsappPayloads.js';
 
 export const FAKE_GRAPH_VERSION = 'v22.0';

@@ -2,21 +2,21 @@
 // plus helpers to create workspaces and keys the way the CLI does.
 import { afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { openDatabase, type Database } from '../../db/database.js';
-import { migrate } from '../../db/migrate.js';
-import { createSecretBox } from '../../crypto/secrets.js';
+import { openDatabase, type Database } from '../../infra/db/database.js';
+import { migrate } from '../../infra/db/migrate.js';
+import { createSecretBox } from '../../infra/crypto/secrets.js';
 import { createApp, type App } from '../../app/createApp.js';
-import { createLogger } from '../../app/logger.js';
+import { createLogger } from '../../infra/observability/logger.js';
 import { createEdge } from '../../app/edge.js';
-import { loadSettings } from '../../config/settings.js';
+import { loadSettings } from '../../infra/config/settings.js';
 import { VERSION } from '../../app/runtime.js';
-import type { Services } from '../../resolvers/context.js';
+import type { Services } from '../../resolvers/shared/context.js';
 import { closeServices, createServices } from '../../app/services.js';
-import type { MessagingSettings } from '../../providers/registry.js';
-import type { ConversationAgent } from '../../agents/agent.js';
-import { createWorkspace, type CreatedWorkspace } from '../../resolvers/workspaces.js';
-import { createApiKey } from '../../resolvers/apiKeys.js';
-import { createTargetGuard, type TargetGuard } from '../../webhooks/targets.js';
+import type { MessagingSettings } from '../../adapters/providers/registry.js';
+import type { ConversationAgent } from '../../resolvers/shared/agentHandOff.js';
+import { createWorkspace, type CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
+import { createApiKey } from '../../resolvers/workspace/apiKeys.js';
+import { createTargetGuard, type TargetGuard } from '../../infra/net/targetGuard.js';
 
 export type Harness = {
   db: Database;
@@ -32,13 +32,15 @@ export type Harness = {
     query: string,
     variables?: Record<string, unknown>,
   ): Promise<{ status: number; body: { data?: Data | null; errors?: GraphQLErrorJson[] } }>;
+  /** Stops the services' background work and closes the database. */
+  close(): Promise<void>;
 };
 
 export type GraphQLErrorJson = { message: string; path?: string[]; extensions: Record<string, unknown> & { code?: string } };
 
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env['TEST_DATABASE_URL'];
-  const db = await openDatabase(url ? { url, poolSize: 4 } : { embeddedDir: 'memory://' });
+  const db = await openDatabase(url ? { url, poolSize: 4 } : {});
   if (!url) await migrate(db.sql);
   return db;
 }
@@ -64,8 +66,19 @@ export const TEST_MESSAGING: MessagingSettings = {
   templateCacheTtlMs: 60_000,
 };
 
-/** Opens the harness for one test file; closed automatically after the file. */
+/**
+ * Opens the harness for one test file and closes it after the file. Call it at the top of the file (top-level
+ * await), not inside a hook: vitest ignores an afterAll registered while a hook runs, so the harness would
+ * stay open. A file that opens its harness in a hook uses useWorkspace (test/support/workspace.ts).
+ */
 export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const harness = await startHarness(options);
+  afterAll(() => harness.close());
+  return harness;
+}
+
+/** The harness, open until close(). */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const db = await openTestDatabase();
   const logger = createLogger('silent');
   const services = createServices({
@@ -87,10 +100,6 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
     { logger },
   );
   const app = createApp(services, { graphiql: false, logger, edge });
-  afterAll(async () => {
-    await closeServices(services);
-    await db.close();
-  });
 
   const fetchApp: Harness['fetch'] = (path, init = {}) => {
     const { key, ...rest } = init;
@@ -115,6 +124,10 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
         body: JSON.stringify({ query, variables }),
       });
       return { status: response.status, body: await response.json() };
+    },
+    async close() {
+      await closeServices(services);
+      await db.close();
     },
   };
 }

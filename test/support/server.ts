@@ -1,4 +1,4 @@
-// The real server as a child process, as `npm start` runs it (`node dist/main.js`, built by test/globalSetup.ts),
+// The real server as a child process, as `npm start` runs it (`node dist/main.js`, built by test/support/globalSetup.ts),
 // for tests of the transport itself: HTTPS, plain-HTTP refusal, time-outs, metrics listener, shutdown, several
 // instances. Each server gets its own DATA_DIR and free ports (PORT=0, METRICS_PORT=0) and is killed after the test file.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,12 +8,12 @@ import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { openDatabase } from '../../db/database.js';
-import { migrate } from '../../db/migrate.js';
-import { createSecretBox } from '../../crypto/secrets.js';
-import { createWorkspace } from '../../resolvers/workspaces.js';
-import { createApiKey } from '../../resolvers/apiKeys.js';
-import { ALL_KEY_SCOPES } from '../../auth/scopes.js';
+import { openDatabase } from '../../infra/db/database.js';
+import { migrate } from '../../infra/db/migrate.js';
+import { createSecretBox } from '../../infra/crypto/secrets.js';
+import { createWorkspace } from '../../resolvers/workspace/workspaces.js';
+import { createApiKey } from '../../resolvers/workspace/apiKeys.js';
+import { ALL_KEY_SCOPES } from '../../resolvers/workspace/scopes.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const START_TIMEOUT_MS = 90_000;
@@ -62,7 +62,9 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     METRICS_PORT: '0',
     LOG_LEVEL: 'info',
     DATA_DIR: options.dataDir,
-    // Campaign workers would claim other test files' campaigns on a shared PostgreSQL.
+    // Workers would claim other test files' deliveries and campaigns on a shared PostgreSQL (this env replaces
+    // the one vitest.config.ts sets for child processes).
+    WEBHOOK_WORKERS: 'false',
     CAMPAIGN_WORKERS: 'false',
     ...databaseEnv(),
     ...options.env,
@@ -75,8 +77,8 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     text += chunk.toString('utf8');
     for (const wake of waiters) wake();
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       children.delete(child);
@@ -137,12 +139,12 @@ export type PreparedWorkspace = { workspaceId: string; apiKey: string; secondKey
 
 /**
  * A workspace with two all-scopes keys in the database the servers will use, created before they start
- * (the embedded database cannot be opened by two processes). With `copies`, the embedded database is
+ * (the embedded database is opened by one process at a time, and copied only while closed). With `copies`, the embedded database is
  * then copied to those data directories, so several servers know the same keys.
  */
 export async function prepareWorkspace(dataDir: string, copies: string[] = []): Promise<PreparedWorkspace> {
   const url = process.env['TEST_DATABASE_URL'];
-  const db = await openDatabase(url ? { url, poolSize: 2 } : { embeddedDir: join(dataDir, 'pglite') });
+  const db = await openDatabase(url ? { url, poolSize: 2 } : { dataDir });
   const encryptionKey = randomBytes(32).toString('hex');
   try {
     if (!url) await migrate(db.sql);

@@ -10,10 +10,10 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll } from 'vitest';
 import type { LookupAddress } from 'node:dns';
 import type { Harness } from './harness.js';
-import type { CreatedWorkspace } from '../../resolvers/workspaces.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
-import { recordEvent, type EventEnvelope, type EventType } from '../../events/outbox.js';
-import type { DeliveryOptions } from '../../webhooks/options.js';
+import type { CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
+import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
+import { recordEvent, type EventEnvelope, type EventType } from '../../resolvers/shared/outbox.js';
+import type { DeliveryOptions } from '../../workers/webhooks/options.js';
 import { testCertificate } from './webhookReceiver.js';
 
 export async function testDeliveryOptions(overrides: Partial<DeliveryOptions> = {}): Promise<DeliveryOptions> {
@@ -25,6 +25,7 @@ export async function testDeliveryOptions(overrides: Partial<DeliveryOptions> = 
     retryDelaysMs: [50, 100, 150, 200],
     disableAfterMs: 24 * 3600 * 1000,
     pollMs: 50,
+    depthSampleMs: 100,
     userAgent: 'MessagingCRM-Webhooks/test',
     extraCa: [(await testCertificate()).cert],
     ...overrides,

@@ -1,0 +1,19 @@
+// The public URLs that resolvers hand out (booking widget, calendar feed, provider callback): PUBLIC_BASE_URL
+// followed by the path of the facade that serves each, so a path is defined once, beside its route.
+import type { ProviderName } from '../adapters/providers/types.js';
+import type { PublicUrls } from '../resolvers/shared/context.js';
+import { bookingPagePath } from '../facades/public/booking/pageRoute.js';
+import { calendarFeedPath } from '../facades/public/calendar/feedRoute.js';
+import { WHATSAPP_CALLBACK_PATH } from '../facades/public/whatsapp/callback.js';
+
+/** The sandbox speaks the WhatsApp Cloud API's webhook payloads, so both are called back at one route. */
+const CALLBACK_PATHS: Record<ProviderName, string> = { whatsapp: WHATSAPP_CALLBACK_PATH, sandbox: WHATSAPP_CALLBACK_PATH };
+
+/** `baseUrl` without a trailing slash (settings strip it). */
+export function createPublicUrls(baseUrl: string): PublicUrls {
+  return {
+    booking: (publicId) => `${baseUrl}${bookingPagePath(publicId)}`,
+    calendarFeed: (token) => `${baseUrl}${calendarFeedPath(token)}`,
+    providerCallback: (provider) => `${baseUrl}${CALLBACK_PATHS[provider]}`,
+  };
+}

@@ -1,0 +1,47 @@
+// The one mapper from a failure to what every facade reports: the spec's error object (code, message, details)
+// and the HTTP status. Execution errors carry their code and status from schema/errors.ts; one without a code
+// was raised by GraphQL itself: a refused request (no data at all) is the caller's VALIDATION_ERROR, anything
+// else is the service's fault and stays masked. Domain errors raised before execution (a REST request whose
+// path or body cannot become variables, MCP arguments no tool takes) map by their code. REST and the public
+// routes answer with failureResponse, MCP puts errorBody in its error result; both bodies are written by
+// infra/http/errorResponse.ts, as the pipeline's own answers are.
+import type { ExecutionResult } from 'graphql';
+import { errorResponse } from '../../infra/http/errorResponse.js';
+import type { DomainError } from '../../resolvers/shared/errors.js';
+import { httpStatusOf, INTERNAL_ERROR_MESSAGE } from '../../schema/errors.js';
+
+export type Failure = { status: number; code: string; message: string; details?: Record<string, unknown> };
+
+type Extensions = { code?: unknown; http?: { status?: unknown }; details?: unknown };
+
+export function executionFailure(result: ExecutionResult): Failure | null {
+  const error = result.errors?.[0];
+  if (!error) return null;
+  const extensions = error.extensions as Extensions;
+  if (typeof extensions.code === 'string') {
+    return {
+      status: typeof extensions.http?.status === 'number' ? extensions.http.status : 500,
+      code: extensions.code,
+      message: error.message,
+      ...(extensions.details && typeof extensions.details === 'object' ? { details: extensions.details as Record<string, unknown> } : {}),
+    };
+  }
+  if (result.data === undefined) return { status: 400, code: 'VALIDATION_ERROR', message: error.message };
+  return { status: 500, code: 'INTERNAL', message: INTERNAL_ERROR_MESSAGE };
+}
+
+export function domainFailure(error: DomainError): Failure {
+  return {
+    status: httpStatusOf(error.code),
+    code: error.code,
+    message: error.message,
+    ...(error.details ? { details: error.details } : {}),
+  };
+}
+
+export const INTERNAL_FAILURE: Failure = { status: 500, code: 'INTERNAL', message: INTERNAL_ERROR_MESSAGE };
+
+export function failureResponse(failure: Failure, requestId: string, headers?: Record<string, string>): Response {
+  const { status, code, message, details } = failure;
+  return errorResponse(status, code, message, { details, requestId, ...(headers ? { headers } : {}) });
+}

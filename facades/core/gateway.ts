@@ -1,0 +1,55 @@
+// Runs GraphQL operations for facades inside Yoga's own pipeline (its envelop plugins, context factory
+// and error masking), so REST, MCP and /health see exactly what a GraphQL client would.
+// Same technique as @graphql-yoga/plugin-sofa: keep `getEnveloped` from onYogaInit.
+import type { DocumentNode, ExecutionResult } from 'graphql';
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+
+type GetEnveloped = (context: Record<string, unknown>) => {
+  contextFactory: (extra?: Record<string, unknown>) => unknown;
+  execute: (args: {
+    schema: unknown;
+    document: DocumentNode;
+    contextValue: unknown;
+    variableValues?: Record<string, unknown>;
+    operationName?: string;
+    rootValue?: unknown;
+  }) => unknown;
+  schema: unknown;
+};
+
+export type OperationRequest = {
+  request: Request;
+  document: DocumentNode;
+  operationName?: string;
+  variables?: Record<string, unknown>;
+};
+
+export type Gateway = {
+  plugin: Plugin;
+  execute(operation: OperationRequest): Promise<ExecutionResult>;
+};
+
+export function createGateway(): Gateway {
+  let getEnveloped: GetEnveloped | undefined;
+  return {
+    plugin: {
+      onYogaInit({ yoga }) {
+        getEnveloped = yoga.getEnveloped;
+      },
+    },
+    async execute({ request, document, operationName, variables }) {
+      if (!getEnveloped) throw new Error('The gateway plugin is not installed in Yoga.');
+      const initial: Partial<YogaInitialContext> = { request, params: { query: '', variables, operationName } };
+      const enveloped = getEnveloped(initial);
+      const contextValue = await enveloped.contextFactory();
+      const result = await enveloped.execute({
+        schema: enveloped.schema,
+        document,
+        contextValue,
+        variableValues: variables,
+        operationName,
+      });
+      return result as ExecutionResult;
+    },
+  };
+}

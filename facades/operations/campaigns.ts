@@ -1,0 +1,157 @@
+// Where the campaign operations (campaigns.graphql) are exposed (docs/api-decisions.md, "Campaigns"): lifecycle
+// actions are POSTs on the campaign, refused with 409 INVALID_TRANSITION from the wrong status.
+import type { ErrorCode } from '../../resolvers/shared/errors.js';
+import type { FacadeEntry } from '../core/table.js';
+
+/** What checking a campaign's template against its integration can answer (create, edit, schedule, start, resume). */
+const CAMPAIGN_SEND_ERRORS: readonly ErrorCode[] = ['INTEGRATION_NOT_FOUND', 'TEMPLATE_NOT_APPROVED', 'PROVIDER_ERROR'];
+
+export const CAMPAIGNS: readonly FacadeEntry[] = [
+  {
+    operation: 'CampaignsList',
+    rest: [{ operationId: 'listCampaigns', method: 'GET', path: '/campaigns' }],
+    mcp: {
+      name: 'campaigns_list',
+      kind: 'read',
+      description:
+        'List campaigns, newest first, with their status and progress (recipients by status); filter by status (draft, scheduled, running, paused, completed, cancelled).',
+    },
+  },
+  {
+    operation: 'CampaignCreate',
+    rest: [
+      {
+        operationId: 'createCampaign',
+        method: 'POST',
+        path: '/campaigns',
+        status: 201,
+        errors: ['NOT_FOUND', ...CAMPAIGN_SEND_ERRORS],
+      },
+    ],
+    mcp: {
+      name: 'campaigns_create',
+      kind: 'write',
+      description:
+        'Create a draft campaign: a name, an APPROVED template {name, language, parameters} and an audience, either audience_tag_id (the contacts with that tag when it starts) or audience_contact_ids. Optional send_rate_per_minute and integration_id. Nothing is sent until campaigns_start or campaigns_schedule.',
+    },
+  },
+  {
+    operation: 'CampaignGet',
+    rest: [{ operationId: 'getCampaign', method: 'GET', path: '/campaigns/{id}' }],
+    mcp: {
+      name: 'campaigns_get',
+      kind: 'read',
+      description:
+        'Get one campaign: its template, audience, send rate, lifecycle times, progress, and why the runner paused it if it did.',
+    },
+  },
+  {
+    operation: 'CampaignUpdate',
+    rest: [
+      {
+        operationId: 'updateCampaign',
+        method: 'PATCH',
+        path: '/campaigns/{id}',
+        errors: ['INVALID_TRANSITION', ...CAMPAIGN_SEND_ERRORS],
+      },
+    ],
+    mcp: {
+      name: 'campaigns_update',
+      kind: 'destructive',
+      description:
+        'Change a draft campaign; omitted fields stay, null clears (the rate falls back to the default). Only drafts can be changed.',
+    },
+  },
+  {
+    operation: 'CampaignDelete',
+    rest: [{ operationId: 'deleteCampaign', method: 'DELETE', path: '/campaigns/{id}', errors: ['INVALID_TRANSITION'] }],
+    mcp: {
+      name: 'campaigns_delete',
+      kind: 'destructive',
+      description: 'Delete a draft, completed or cancelled campaign with its recipient results (cancel a live one first).',
+    },
+  },
+  {
+    operation: 'CampaignSchedule',
+    rest: [
+      {
+        operationId: 'scheduleCampaign',
+        method: 'POST',
+        path: '/campaigns/{id}/schedule',
+        errors: ['INVALID_TRANSITION', ...CAMPAIGN_SEND_ERRORS],
+      },
+    ],
+    mcp: {
+      name: 'campaigns_schedule',
+      kind: 'destructive',
+      description: 'Schedule a draft campaign to start at scheduled_at (ISO 8601, in the future); scheduling again moves the time.',
+    },
+  },
+  {
+    operation: 'CampaignStart',
+    rest: [
+      {
+        operationId: 'startCampaign',
+        method: 'POST',
+        path: '/campaigns/{id}/start',
+        errors: ['INVALID_TRANSITION', ...CAMPAIGN_SEND_ERRORS],
+      },
+    ],
+    mcp: {
+      name: 'campaigns_start',
+      kind: 'destructive',
+      description:
+        'Start a draft or scheduled campaign now: its audience is fixed and messages go out in the background at its send rate. Follow progress with campaigns_get.',
+    },
+  },
+  {
+    operation: 'CampaignPause',
+    rest: [{ operationId: 'pauseCampaign', method: 'POST', path: '/campaigns/{id}/pause', errors: ['INVALID_TRANSITION'] }],
+    mcp: { name: 'campaigns_pause', kind: 'destructive', description: 'Pause a running campaign before its next send.' },
+  },
+  {
+    operation: 'CampaignResume',
+    rest: [
+      {
+        operationId: 'resumeCampaign',
+        method: 'POST',
+        path: '/campaigns/{id}/resume',
+        errors: ['INVALID_TRANSITION', ...CAMPAIGN_SEND_ERRORS],
+      },
+    ],
+    mcp: {
+      name: 'campaigns_resume',
+      kind: 'destructive',
+      description: 'Resume a paused campaign; recipients already sent are never sent again.',
+    },
+  },
+  {
+    operation: 'CampaignCancel',
+    rest: [{ operationId: 'cancelCampaign', method: 'POST', path: '/campaigns/{id}/cancel', errors: ['INVALID_TRANSITION'] }],
+    mcp: {
+      name: 'campaigns_cancel',
+      kind: 'destructive',
+      description: 'Cancel a campaign that has not finished; recipients not yet sent are marked cancelled. Cannot be undone.',
+    },
+  },
+  {
+    operation: 'CampaignRecipientsList',
+    rest: [{ operationId: 'listCampaignRecipients', method: 'GET', path: '/campaigns/{campaign_id}/recipients' }],
+    mcp: {
+      name: 'campaigns_recipients_list',
+      kind: 'read',
+      description:
+        "List a campaign's recipients in send order with each one's status (pending, sending, sent, delivered, read, failed, skipped, cancelled), message id and error; filter by status.",
+    },
+  },
+  {
+    operation: 'CampaignExport',
+    rest: [{ operationId: 'exportCampaign', method: 'GET', path: '/campaigns/{id}/export' }],
+    mcp: {
+      name: 'campaigns_export',
+      kind: 'read',
+      description:
+        "A campaign's results as CSV text (one row per recipient: contact, status, message id, error, times), with a filename and content type.",
+    },
+  },
+];

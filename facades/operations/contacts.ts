@@ -1,0 +1,125 @@
+// Where the contact operations (contacts.graphql) are exposed. The customers routes are the spec's deprecated
+// aliases of the contacts routes: the same operation, a second route.
+import type { FacadeEntry } from '../core/table.js';
+
+/** The customers routes were published already deprecated in favour of the contacts routes (RFC 9745 date). */
+const CUSTOMERS_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
+
+export const CONTACTS: readonly FacadeEntry[] = [
+  {
+    operation: 'Contacts',
+    rest: [
+      { operationId: 'listContacts', method: 'GET', path: '/contacts', guideKey: 'customers' },
+      {
+        operationId: 'listCustomers',
+        method: 'GET',
+        path: '/customers',
+        guideKey: 'customers',
+        deprecated: { since: CUSTOMERS_DEPRECATED_SINCE, successor: '/contacts' },
+      },
+    ],
+    mcp: {
+      name: 'contacts_list',
+      kind: 'read',
+      description: 'List contacts, newest first; filter by search text or tag_id. Pass next_cursor as cursor for the next page.',
+    },
+  },
+  {
+    operation: 'ContactCreate',
+    rest: [{ operationId: 'createContact', method: 'POST', path: '/contacts', status: 201, errors: ['CONFLICT'] }],
+    mcp: {
+      name: 'contacts_create',
+      kind: 'write',
+      description: 'Create a contact. Give at least one of name, phone_number (E.164), wa_id or email.',
+    },
+  },
+  {
+    operation: 'ContactSearch',
+    rest: [
+      { operationId: 'searchContacts', method: 'GET', path: '/contacts/search', guideKey: 'customers' },
+      {
+        operationId: 'searchCustomers',
+        method: 'GET',
+        path: '/customers/search',
+        guideKey: 'customers',
+        deprecated: { since: CUSTOMERS_DEPRECATED_SINCE, successor: '/contacts/search' },
+      },
+    ],
+    mcp: { name: 'contacts_search', kind: 'read', description: 'Find contacts whose name, phone number or email contains q.' },
+  },
+  {
+    operation: 'ContactsBulkImport',
+    rest: [{ operationId: 'importContacts', method: 'POST', path: '/contacts/import' }],
+    mcp: {
+      name: 'contacts_bulk_import',
+      kind: 'write',
+      description:
+        'Create many contacts in one call (up to 500). Each row succeeds or fails on its own; a failed row writes nothing and reports its error.',
+    },
+  },
+  {
+    operation: 'Contact',
+    rest: [
+      { operationId: 'getContact', method: 'GET', path: '/contacts/{id}' },
+      {
+        operationId: 'getCustomer',
+        method: 'GET',
+        path: '/customers/{id}',
+        deprecated: { since: CUSTOMERS_DEPRECATED_SINCE, successor: '/contacts/{id}' },
+      },
+    ],
+    mcp: {
+      name: 'contacts_get',
+      kind: 'read',
+      description: 'Get one contact with its profile, notes, tag names, last inbound message time and conversation count.',
+    },
+  },
+  {
+    operation: 'ContactUpdate',
+    rest: [{ operationId: 'updateContact', method: 'PATCH', path: '/contacts/{id}', errors: ['CONFLICT'] }],
+    mcp: {
+      name: 'contacts_update',
+      kind: 'destructive',
+      description: 'Change fields of a contact: omitted fields stay, null clears a field.',
+    },
+  },
+  {
+    operation: 'ContactDelete',
+    rest: [{ operationId: 'deleteContact', method: 'DELETE', path: '/contacts/{id}' }],
+    mcp: {
+      name: 'contacts_delete',
+      kind: 'destructive',
+      description: 'Delete a contact together with its conversations, their messages, notes and summaries. Cannot be undone.',
+    },
+  },
+  {
+    operation: 'ContactChannels',
+    rest: [{ operationId: 'listContactChannels', method: 'GET', path: '/contacts/{customer_id}/channels' }],
+    mcp: {
+      name: 'contact_channels_list',
+      kind: 'read',
+      description:
+        "List a contact's identities (phone, wa_id, email, per provider); the primary one of each type is the contact's own field.",
+    },
+  },
+  {
+    operation: 'ContactChannelAdd',
+    rest: [
+      { operationId: 'addContactChannel', method: 'POST', path: '/contacts/{customer_id}/channels', status: 201, errors: ['CONFLICT'] },
+    ],
+    mcp: {
+      name: 'contact_channels_add',
+      kind: 'write',
+      description: "Add an identity (phone, wa_id or email) to a contact; is_primary makes it the contact's field of that type.",
+    },
+  },
+  {
+    operation: 'ContactChannelRemove',
+    rest: [{ operationId: 'removeContactChannel', method: 'DELETE', path: '/contacts/channels/{id}' }],
+    mcp: {
+      name: 'contact_channels_remove',
+      kind: 'destructive',
+      description: 'Remove an identity from its contact; if it was primary, the next one of its type takes its place.',
+    },
+  },
+];

@@ -1,0 +1,60 @@
+// Where the knowledge operations (knowledge.graphql) are exposed.
+import type { FacadeEntry } from '../core/table.js';
+
+export const KNOWLEDGE: readonly FacadeEntry[] = [
+  {
+    operation: 'KnowledgeDocumentsList',
+    rest: [{ operationId: 'listKnowledgeDocuments', method: 'GET', path: '/knowledge/documents' }],
+    mcp: { name: 'knowledge_list', kind: 'read', description: 'List the knowledge documents of the AI agent, newest first.' },
+  },
+  {
+    operation: 'KnowledgeDocumentCreate',
+    rest: [
+      { operationId: 'createKnowledgeDocument', method: 'POST', path: '/knowledge/documents', status: 201, errors: ['PAYLOAD_TOO_LARGE'] },
+    ],
+    mcp: { name: 'knowledge_create', kind: 'write', description: 'Add a knowledge document from a title and text.' },
+  },
+  {
+    operation: 'KnowledgeDocumentUpload',
+    rest: [
+      {
+        operationId: 'uploadKnowledgeDocument',
+        method: 'POST',
+        path: '/knowledge/documents/upload',
+        status: 201,
+        errors: ['PAYLOAD_TOO_LARGE'],
+      },
+    ],
+    mcp: {
+      name: 'knowledge_upload',
+      kind: 'write',
+      description:
+        'Add a knowledge document from a file given as {content_base64, filename, content_type}: text/plain, text/markdown or text/html (converted to text).',
+    },
+  },
+  {
+    operation: 'KnowledgeDocumentGet',
+    rest: [{ operationId: 'getKnowledgeDocument', method: 'GET', path: '/knowledge/documents/{id}' }],
+    mcp: { name: 'knowledge_get', kind: 'read', description: 'Get one knowledge document with its text.' },
+  },
+  {
+    operation: 'KnowledgeDocumentUpdate',
+    rest: [{ operationId: 'updateKnowledgeDocument', method: 'PATCH', path: '/knowledge/documents/{id}', errors: ['PAYLOAD_TOO_LARGE'] }],
+    mcp: { name: 'knowledge_update', kind: 'destructive', description: 'Change the title or text of a knowledge document.' },
+  },
+  {
+    operation: 'KnowledgeDocumentDelete',
+    rest: [{ operationId: 'deleteKnowledgeDocument', method: 'DELETE', path: '/knowledge/documents/{id}' }],
+    mcp: { name: 'knowledge_delete', kind: 'destructive', description: 'Delete a knowledge document.' },
+  },
+  {
+    operation: 'KnowledgeSearch',
+    rest: [{ operationId: 'searchKnowledge', method: 'GET', path: '/knowledge/search' }],
+    mcp: {
+      name: 'knowledge_search',
+      kind: 'read',
+      description:
+        'Full-text search of the knowledge documents (web-search syntax: "phrases", or, -exclude), best match first, with highlighted snippets.',
+    },
+  },
+];

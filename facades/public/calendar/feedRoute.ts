@@ -1,0 +1,45 @@
+// GET /calendar/<token>.ics: the workspace's appointments as an iCalendar feed for calendar apps, which
+// cannot send an API key. The secret token in the path is the credential; the route runs the public
+// CalendarFeed operation through the gateway and renders its answer. Unknown or rotated tokens get 404.
+import type { Plugin } from 'graphql-yoga';
+import type { Gateway } from '../../core/gateway.js';
+import { operation } from '../../core/operations.js';
+import type { CalendarFeedQuery } from '../../core/operations.generated.js';
+import { executionFailure, failureResponse } from '../../core/executionFailure.js';
+import { requestState } from '../../../infra/http/requestState.js';
+import { renderCalendar } from './icalendar.js';
+
+const FEED_PATH = /^\/calendar\/([^/]+)\.ics$/;
+
+/** The path of the feed a token opens, as calendarFeedTokenRotate hands it out (app/publicUrls.ts). */
+export function calendarFeedPath(token: string): string {
+  return `/calendar/${token}.ics`;
+}
+
+export function useCalendarFeedRoute(gateway: Gateway): Plugin {
+  return {
+    async onRequest({ request, url, endResponse }) {
+      const match = FEED_PATH.exec(url.pathname);
+      if (!match || request.method !== 'GET') return;
+      const result = await gateway.execute({
+        request,
+        document: operation('CalendarFeed'),
+        operationName: 'CalendarFeed',
+        variables: { token: decodeURIComponent(match[1] ?? '') },
+      });
+      const failure = executionFailure(result);
+      if (failure) return endResponse(failureResponse(failure, requestState(request).requestId));
+      const feed = (result.data as CalendarFeedQuery).calendarFeed;
+      endResponse(
+        new Response(renderCalendar(feed), {
+          status: 200,
+          headers: {
+            'content-type': 'text/calendar; charset=utf-8',
+            'content-disposition': 'inline; filename="appointments.ics"',
+            'cache-control': 'private, no-cache',
+          },
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,141 @@
+// Every setting of the service, read once from the environment and validated, so a typo fails at start-up
+// instead of at the first request. README.md lists them in a table.
+import { z } from 'zod';
+import { resolve } from 'node:path';
+
+/** The highest send rate a campaign (or CAMPAIGN_SEND_RATE_PER_MINUTE) may ask for, in messages per minute. */
+export const MAX_CAMPAIGN_SEND_RATE = 1000;
+
+const boolean = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const milliseconds = z.coerce.number().int().min(1);
+
+const DURATION = /^\s*(\d+)(ms|s|m|h|d)\s*$/;
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const DURATION_HINT = 'must be a duration such as 500ms, 10s, 5m, 2h or 1d';
+
+function toMilliseconds(text: string): number {
+  const [, amount, unit] = DURATION.exec(text) as unknown as [string, string, keyof typeof DURATION_UNITS_MS];
+  return Number(amount) * DURATION_UNITS_MS[unit];
+}
+
+const duration = z.string().regex(DURATION, DURATION_HINT).transform(toMilliseconds);
+/** A comma-separated list of durations such as `10s,1m,2h`, in milliseconds. */
+const durations = z
+  .string()
+  .refine((list) => list.split(',').every((item) => DURATION.test(item)), `must be a comma-separated list; each ${DURATION_HINT}`)
+  .transform((list) => list.split(',').map(toMilliseconds));
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default('./.data'),
+    ENCRYPTION_KEY: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    GRAPHIQL: boolean.optional(),
+    MIGRATE_ON_START: boolean.default(true),
+    WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v22.0'),
+    WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
+    TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    // The production edge (README, "Production edge" in docs/api-decisions.md).
+    TLS_CERT_FILE: z.string().min(1).optional(),
+    TLS_KEY_FILE: z.string().min(1).optional(),
+    TRUST_PROXY: boolean.default(false),
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
+    GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
+    GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(1000),
+    API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+    REDIS_URL: z.string().url().optional(),
+    REDIS_KEY_PREFIX: z.string().min(1).default('messaging-crm'),
+    MCP_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).default(5),
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    CUSTOMERS_SUNSET: z
+      .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be an ISO 8601 date or date-time' })
+      .transform((value) => new Date(value))
+      .optional(),
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().refine(isOrigin, 'must be origins such as https://app.example.com, comma-separated'))),
+    WEBHOOK_WORKERS: boolean.default(true),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+    WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: z.coerce.number().int().min(1).max(1000).default(4),
+    WEBHOOK_TIMEOUT_MS: milliseconds.default(10_000),
+    WEBHOOK_LEASE_MS: milliseconds.default(30_000),
+    WEBHOOK_RETRY_DELAYS: durations.prefault('10s,1m,5m,30m,1h,2h,4h,8h,8h'),
+    WEBHOOK_DISABLE_AFTER: duration.prefault('24h'),
+    WEBHOOK_POLL_MS: milliseconds.default(1000),
+    WEBHOOK_DEPTH_SAMPLE_MS: milliseconds.default(10_000),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.default(false),
+    WEBHOOK_CA_FILE: z.string().min(1).optional(),
+    CAMPAIGN_WORKERS: boolean.default(true),
+    CAMPAIGN_SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_CAMPAIGN_SEND_RATE).default(60),
+    CAMPAIGN_POLL_MS: milliseconds.default(1000),
+    CAMPAIGN_LEASE_MS: milliseconds.default(60_000),
+    PUBLIC_BASE_URL: z
+      .string()
+      .url()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+  })
+  .refine((settings) => (settings.TLS_CERT_FILE === undefined) === (settings.TLS_KEY_FILE === undefined), {
+    message: 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither',
+    path: ['TLS_CERT_FILE'],
+  })
+  .refine((settings) => settings.WEBHOOK_LEASE_MS > settings.WEBHOOK_TIMEOUT_MS, {
+    path: ['WEBHOOK_LEASE_MS'],
+    message: 'must be longer than WEBHOOK_TIMEOUT_MS, or a slow attempt would be claimed twice',
+  })
+  .refine((settings) => settings.CAMPAIGN_LEASE_MS > settings.WHATSAPP_TIMEOUT_MS, {
+    path: ['CAMPAIGN_LEASE_MS'],
+    message: 'must be longer than WHATSAPP_TIMEOUT_MS, or a send still in flight would look abandoned',
+  })
+  .refine((settings) => !(settings.WEBHOOK_ALLOW_PRIVATE_TARGETS && settings.NODE_ENV === 'production'), {
+    path: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'],
+    message: 'is a development setting and cannot be used with NODE_ENV=production',
+  });
+
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
+
+export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL' | 'PUBLIC_BASE_URL'> & {
+  GRAPHIQL: boolean;
+  DATA_DIR: string;
+  PUBLIC_BASE_URL: string;
+};
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid settings:\n  ${problems.join('\n  ')}`);
+  }
+  const settings = parsed.data;
+  return {
+    ...settings,
+    DATA_DIR: resolve(settings.DATA_DIR),
+    GRAPHIQL: settings.GRAPHIQL ?? settings.NODE_ENV !== 'production',
+    PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? `https://localhost:${settings.PORT}`,
+  };
+}

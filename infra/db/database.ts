@@ -1,0 +1,149 @@
+// Opens the database: the PostgreSQL server named by DATABASE_URL, or else the embedded PGlite under
+// DATA_DIR. Both speak the same SQL, run the same migrations and back the same Prisma client.
+// The embedded database is opened by one process only, its owner (infra/db/ownership.ts), which serves it to the
+// others on a Unix socket in DATA_DIR (infra/db/pgliteWire.ts); a process that finds a live owner either works
+// through it with the ordinary PostgreSQL driver or, when it may not share (a second server), is refused.
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from '../../prisma/generated/prisma/client.js';
+import { fromPGlite, fromPgPool, type SqlConnection } from './sql.js';
+import { claimOwnership, describeOwner, EmbeddedDatabaseInUse, type LiveOwner, type Ownership } from './ownership.js';
+import { serveWireConnection, type WireConnection } from './pgliteWire.js';
+
+export type Database = {
+  prisma: PrismaClient;
+  sql: SqlConnection;
+  kind: 'postgres' | 'pglite';
+  /** The embedded database's socket: this process's when it owns the database, else the owner's it works through. */
+  socketPath?: string;
+  /** Set when this process works through the process that owns the embedded database. */
+  owner?: { description: string; /** True once the connection to it was lost (it stopped). */ lost(): boolean };
+  /** Lets other processes work through this one on the embedded database it owns (call it once migrated). */
+  serveOthers(): void;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = {
+  /** A postgres:// URL; when absent the embedded database is used. */
+  url?: string;
+  /** DATA_DIR: the embedded database keeps its files in its pglite/ folder. Absent, the database lives in memory. */
+  dataDir?: string;
+  /** Who opens DATA_DIR, as another process is told (e.g. "the server"); and whether this process may work through
+   * a live owner (the CLI) or must own the database itself (a server, which is then refused). */
+  claim?: { role: string; throughOwner: boolean };
+  poolSize?: number;
+  /** Told of failures while serving other processes. */
+  onServeError?: (error: unknown) => void;
+};
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) return openPool(new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 }), 'postgres');
+  if (!options.dataDir) return openPGlite(await createPGlite('memory://'));
+  const claim = options.claim ?? { role: `a process (pid ${process.pid})`, throughOwner: true };
+  const found = await claimOwnership(options.dataDir, claim.role);
+  if (!found.owned) {
+    if (!claim.throughOwner) throw new EmbeddedDatabaseInUse(options.dataDir, found);
+    return openThroughOwner(found);
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await createPGlite(embeddedDatabaseDir(options.dataDir));
+  } catch (error) {
+    await found.release();
+    throw error;
+  }
+  return openPGlite(pglite, found, options.onServeError);
+}
+
+function embeddedDatabaseDir(dataDir: string): string {
+  return join(dataDir, 'pglite');
+}
+
+function createPGlite(dir: string): Promise<PGlite> {
+  return PGlite.create(dir, { extensions: { pg_trgm, btree_gist } });
+}
+
+function openPool(pool: pg.Pool, kind: Database['kind'], socketPath?: string): Database {
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    sql: fromPgPool(pool),
+    kind,
+    socketPath,
+    serveOthers() {},
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/** The embedded database through the process that owns it: one connection, as PGlite is one session, kept for the
+ * process's life, so that its end means the owner stopped. */
+function openThroughOwner(owner: LiveOwner): Database {
+  let closing = false;
+  let lost = false;
+  const pool = new pg.Pool({
+    host: owner.host,
+    port: owner.port,
+    user: 'postgres',
+    database: 'postgres',
+    max: 1,
+    idleTimeoutMillis: 0,
+    // Marked before the driver sees the failure, so the error a caller catches can already be told apart. A socket
+    // that never connected (a socket of another user) is not an owner that stopped.
+    stream: () => {
+      const socket = new Socket();
+      socket.once('connect', () => {
+        for (const event of ['error', 'end', 'close']) socket.once(event, () => (lost ||= !closing));
+      });
+      return socket;
+    },
+  });
+  // An owner that stops also ends the idle connection; the next query reports it, so this must not crash first.
+  pool.on('error', () => {});
+  const db = openPool(pool, 'pglite', owner.socketPath);
+  return {
+    ...db,
+    owner: { description: describeOwner(owner), lost: () => lost },
+    async close() {
+      closing = true;
+      await db.close();
+    },
+  };
+}
+
+function openPGlite(pglite: PGlite, ownership?: Ownership, onServeError: (error: unknown) => void = () => {}): Database {
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const connections = new Set<WireConnection>();
+  let closing = false;
+  return {
+    prisma,
+    sql: fromPGlite(pglite),
+    kind: 'pglite',
+    socketPath: ownership?.socketPath,
+    serveOthers() {
+      ownership?.accept((socket) => {
+        if (closing) return socket.destroy();
+        const connection = serveWireConnection(pglite, socket, onServeError);
+        connections.add(connection);
+        void connection.closed.then(() => connections.delete(connection));
+      });
+    },
+    async close() {
+      closing = true;
+      // Clients' open transactions are rolled back before the database closes; only then may another process own it.
+      for (const connection of connections) connection.destroy();
+      await Promise.all([...connections].map((connection) => connection.closed));
+      await prisma.$disconnect();
+      await pglite.close();
+      await ownership?.release();
+    },
+  };
+}

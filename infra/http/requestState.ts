@@ -1,0 +1,21 @@
+// Per-request facts established by the HTTP pipeline (request id, authenticated caller) and read by the
+// GraphQL context factory. Keyed by the Request object so nothing leaks between requests.
+import type { Actor } from '../auth/actor.js';
+
+type RequestState = { requestId: string; actor: Actor | null; startedAt: number };
+
+const states = new WeakMap<Request, RequestState>();
+
+export function requestState(request: Request): RequestState {
+  let state = states.get(request);
+  if (!state) {
+    state = { requestId: '', actor: null, startedAt: performance.now() };
+    states.set(request, state);
+  }
+  return state;
+}
+
+/** Keeps the facts when a plugin replaces the Request (the body-size limit does, with the body it read). */
+export function carryRequestState(from: Request, to: Request): void {
+  states.set(to, requestState(from));
+}

@@ -1,0 +1,99 @@
+// Requests per API key: RATE_LIMIT_PER_MINUTE (100) in a fixed 60-second window that starts at the key's
+// first request, for everything behind the key (GraphQL, REST, MCP) alike. Key-less routes that do work for
+// anyone (the booking page and its API) get the same budget per client address instead. Counts live in
+// memory, or in Redis when REDIS_URL is set so that every instance shares them (an atomic Lua increment).
+// If Redis is unreachable, each instance counts in its own memory until Redis is back: the API stays up and
+// the limit holds per instance (docs/api-decisions.md, "Production edge").
+// Every counted response carries the IETF draft headers RateLimit-Policy and RateLimit; the request past
+// the limit gets 429 RATE_LIMITED with Retry-After in seconds, and the message says how many.
+import type { Plugin } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { errorResponse } from '../http/errorResponse.js';
+import { requestState } from '../http/requestState.js';
+
+const WINDOW_SECONDS = 60;
+
+export type RateLimitDecision = { allowed: boolean; remaining: number; resetSeconds: number };
+
+export type RateLimiter = {
+  limit: number;
+  windowSeconds: number;
+  consume(key: string): Promise<RateLimitDecision>;
+};
+
+export function createRateLimiter(options: { perMinute: number; redis?: Redis | null; keyPrefix: string }): RateLimiter {
+  const memory = new RateLimiterMemory({ points: options.perMinute, duration: WINDOW_SECONDS });
+  const store = options.redis
+    ? new RateLimiterRedis({
+        storeClient: options.redis,
+        keyPrefix: `${options.keyPrefix}:rate`,
+        points: options.perMinute,
+        duration: WINDOW_SECONDS,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: memory,
+      })
+    : memory;
+  return {
+    limit: options.perMinute,
+    windowSeconds: WINDOW_SECONDS,
+    async consume(key) {
+      try {
+        const result = await store.consume(key);
+        return { allowed: true, remaining: result.remainingPoints, resetSeconds: Math.ceil(result.msBeforeNext / 1000) };
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        return { allowed: false, remaining: 0, resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      }
+    },
+  };
+}
+
+/** The key-less routes to count, and the client address a request of theirs counts for (infra/limits/clientAddress.ts). */
+export type KeylessCounting = { routes: readonly RegExp[]; clientOf: (request: Request, serverContext: unknown) => string };
+
+type Counted = { policy: string; limiterKey: string; whom: string };
+
+const PER_KEY = '"perkey"';
+const PER_CLIENT = '"perip"';
+
+/** Runs after authentication: a request with an authenticated key counts for its key, one to a key-less route
+ * for its client address; nothing else is counted. */
+export function useRateLimit(limiter: RateLimiter, keyless: KeylessCounting): Plugin {
+  const decisions = new WeakMap<Request, { decision: RateLimitDecision; policy: string }>();
+  const subjectOf = (request: Request, path: string, serverContext: unknown): Counted | null => {
+    const actor = requestState(request).actor;
+    if (actor) return { policy: PER_KEY, limiterKey: actor.keyId, whom: 'this API key' };
+    if (!keyless.routes.some((route) => route.test(path))) return null;
+    return { policy: PER_CLIENT, limiterKey: `ip:${keyless.clientOf(request, serverContext)}`, whom: 'this client address' };
+  };
+  return {
+    async onRequest({ request, url, serverContext, endResponse }) {
+      const subject = subjectOf(request, url.pathname, serverContext);
+      if (!subject) return;
+      const decision = await limiter.consume(subject.limiterKey);
+      decisions.set(request, { decision, policy: subject.policy });
+      if (decision.allowed) return;
+      const seconds = decision.resetSeconds;
+      endResponse(
+        errorResponse(
+          429,
+          'RATE_LIMITED',
+          `Rate limit of ${limiter.limit} requests per ${limiter.windowSeconds} seconds exceeded for ${subject.whom}; retry in ${seconds} seconds`,
+          {
+            requestId: requestState(request).requestId,
+            details: { retry_after_seconds: seconds, limit: limiter.limit, window_seconds: limiter.windowSeconds },
+            headers: { 'retry-after': String(seconds) },
+          },
+        ),
+      );
+    },
+    onResponse({ request, response }) {
+      const entry = decisions.get(request);
+      if (!entry) return;
+      const { decision, policy } = entry;
+      response.headers.set('ratelimit-policy', `${policy};q=${limiter.limit};w=${limiter.windowSeconds}`);
+      response.headers.set('ratelimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}`);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// A deadline for every response to start: a request whose response has not begun within REQUEST_TIMEOUT_MS
+// is answered 503 SERVICE_UNAVAILABLE with the spec's error object. It wraps the whole application (every
+// facade, including routes answered in Yoga's onRequest hooks), so it sits here rather than in a plugin.
+// Streaming responses (server-sent events) only need their head in time. Work still running when the
+// deadline passes is not interrupted; its late response is discarded.
+import { createServerAdapter } from '@whatwg-node/server';
+import { errorResponse } from '../http/errorResponse.js';
+
+export type FetchHandler = (request: Request, context: Record<string, unknown>) => Response | Promise<Response>;
+
+export function withResponseDeadline(handler: FetchHandler, deadlineMs: number): FetchHandler {
+  return (request, context) =>
+    new Promise<Response>((resolve, reject) => {
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        resolve(errorResponse(503, 'SERVICE_UNAVAILABLE', `The service did not answer within ${deadlineMs} ms; try again`));
+      }, deadlineMs);
+      Promise.resolve()
+        .then(() => handler(request, context))
+        .then(
+          (response) => {
+            if (late) return void response.body?.cancel().catch(() => undefined);
+            clearTimeout(timer);
+            resolve(response);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+    });
+}
+
+/** The Node request listener of a fetch-style handler. */
+export function nodeListener(handler: FetchHandler) {
+  return createServerAdapter(handler);
+}

@@ -1,0 +1,161 @@
+// Knowledge documents for the AI agent, within the caller's workspace: create from text or from an upload,
+// list, get, update, delete, and search. Search is PostgreSQL full text: the `search` column is generated
+// by the database from title (weight A) and content (weight B), GIN-indexed, matched with
+// websearch_to_tsquery (quotes, OR, -word), ordered by ts_rank, with ts_headline snippets.
+import { z } from 'zod';
+import { basename } from 'node:path';
+import type { Prisma } from '../../prisma/generated/prisma/client.js';
+import { type Context, requireActor } from '../shared/context.js';
+import { DomainError, notFound } from '../shared/errors.js';
+import { extractText } from './documentText.js';
+import { columnPage } from '../shared/pagination.js';
+import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
+
+type Query = { select?: Prisma.KnowledgeDocumentSelect; include?: Prisma.KnowledgeDocumentInclude };
+
+export const MAX_CONTENT_BYTES = 256 * 1024;
+const SNIPPET_OPTIONS = 'StartSel=**, StopSel=**, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
+
+// PostgreSQL text cannot hold NUL characters.
+const noNul = (text: string) => !text.includes('\u0000');
+const title = z
+  .string()
+  .trim()
+  .min(1, { message: 'is required' })
+  .max(300, { message: 'must be at most 300 characters' })
+  .refine(noNul, { message: 'must not contain NUL characters' });
+const content = z.string().trim().min(1, { message: 'must not be empty' }).refine(noNul, { message: 'must not contain NUL characters' });
+
+const createInput = z.object({ title, content });
+const updateInput = z.object({ id: uuid, title: title.nullish(), content: content.nullish() });
+const uploadInput = z.object({
+  title: title.nullish(),
+  content_base64: z.string({ message: 'is required' }),
+  filename: z
+    .string({ message: 'is required' })
+    .transform((name) => basename(name.replace(/\\/g, '/')).trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { message: 'is required' })
+        .max(255, { message: 'must be at most 255 characters' })
+        .refine(noNul, { message: 'must not contain NUL characters' }),
+    ),
+  content_type: z.string({ message: 'is required' }).min(1, { message: 'is required' }).max(200),
+});
+const listInput = z.object({ limit: limit(20), cursor: uuid.nullish() });
+const searchInput = z.object({
+  q: z.string({ message: 'is required' }).trim().min(1, { message: 'must be at least 1 character' }).max(500),
+  limit: z
+    .number()
+    .int()
+    .min(1, { message: 'must be between 1 and 50' })
+    .max(50, { message: 'must be between 1 and 50' })
+    .nullish()
+    .transform((value) => value ?? 10),
+});
+
+function assertContentSize(text: string, field: string) {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_CONTENT_BYTES) {
+    throw new DomainError('PAYLOAD_TOO_LARGE', `The document text exceeds ${MAX_CONTENT_BYTES} bytes`, {
+      [field]: `must be at most ${MAX_CONTENT_BYTES} bytes of UTF-8 text (is ${bytes})`,
+    });
+  }
+}
+
+async function findDocument(ctx: Context, id: string, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const document = await ctx.prisma.knowledgeDocument.findFirst({ ...query, where: { id, company_id: workspaceId } });
+  if (!document) throw notFound('Knowledge document');
+  return document;
+}
+
+export function createKnowledgeDocument(ctx: Context, input: z.input<typeof createInput>, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const args = parseInput(createInput, input);
+  assertContentSize(args.content, 'content');
+  return ctx.prisma.knowledgeDocument.create({ ...query, data: { ...args, company_id: workspaceId } });
+}
+
+/** A document from a base64 upload; the title defaults to the file name without its extension. */
+export function uploadKnowledgeDocument(ctx: Context, input: z.input<typeof uploadInput>, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const args = parseInput(uploadInput, input);
+  const { text, mediaType } = extractText(args);
+  if (!text) throw new DomainError('VALIDATION_ERROR', 'The file has no text', { content_base64: 'contains no text' });
+  if (!noNul(text)) throw new DomainError('VALIDATION_ERROR', 'The file is not text', { content_base64: 'contains NUL characters' });
+  assertContentSize(text, 'content_base64');
+  return ctx.prisma.knowledgeDocument.create({
+    ...query,
+    data: {
+      company_id: workspaceId,
+      title: args.title ?? (args.filename.replace(/\.[^.]+$/, '') || args.filename),
+      content: text,
+      source_filename: args.filename,
+      source_content_type: mediaType,
+    },
+  });
+}
+
+export async function listKnowledgeDocuments(ctx: Context, input: z.input<typeof listInput>, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const args = parseInput(listInput, input);
+  return columnPage('id', 'desc', args, ({ after, orderBy, take }) =>
+    ctx.prisma.knowledgeDocument.findMany({ ...query, where: { company_id: workspaceId, ...after }, orderBy, take }),
+  );
+}
+
+export function getKnowledgeDocument(ctx: Context, input: { id: string }, query: Query = {}) {
+  const { id } = parseInput(idInput, input);
+  return findDocument(ctx, id, query);
+}
+
+export async function updateKnowledgeDocument(ctx: Context, input: z.input<typeof updateInput>, query: Query = {}) {
+  const { id, ...changes } = parseInput(updateInput, input);
+  if (changes.content) assertContentSize(changes.content, 'content');
+  await findDocument(ctx, id, { select: { id: true } });
+  return ctx.prisma.knowledgeDocument.update({
+    ...query,
+    where: { id },
+    data: { ...(changes.title ? { title: changes.title } : {}), ...(changes.content ? { content: changes.content } : {}) },
+  });
+}
+
+export async function deleteKnowledgeDocument(ctx: Context, input: { id: string }, query: Query = {}) {
+  const { id } = parseInput(idInput, input);
+  const document = await findDocument(ctx, id, query);
+  await ctx.prisma.knowledgeDocument.delete({ where: { id } });
+  return document;
+}
+
+type Hit = { id: string; rank: number; snippet: string };
+
+/** The best matches first; ties newest first. Ranks and snippets come from the database. */
+export async function searchKnowledge(ctx: Context, input: z.input<typeof searchInput>, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const args = parseInput(searchInput, input);
+  const hits = await ctx.prisma.$queryRaw<Hit[]>`
+    WITH q AS (SELECT websearch_to_tsquery('english', ${args.q}) AS query),
+    top AS (
+      SELECT d.id, d.content, ts_rank(d.search, q.query) AS rank
+      FROM knowledge_documents d, q
+      WHERE d.company_id = ${workspaceId}::uuid AND d.search @@ q.query
+      ORDER BY rank DESC, d.id DESC
+      LIMIT ${args.limit}
+    )
+    SELECT top.id::text AS id, top.rank::float8 AS rank, ts_headline('english', top.content, q.query, ${SNIPPET_OPTIONS}) AS snippet
+    FROM top, q
+    ORDER BY top.rank DESC, top.id DESC`;
+  const documents = await ctx.prisma.knowledgeDocument.findMany({
+    ...query,
+    where: { id: { in: hits.map((hit) => hit.id) }, company_id: workspaceId },
+  });
+  const byId = new Map(documents.map((document) => [document.id, document]));
+  return {
+    results: hits.flatMap((hit) => {
+      const document = byId.get(hit.id);
+      return document ? [{ document, rank: hit.rank, snippet: hit.snippet }] : [];
+    }),
+  };
+}

@@ -1,0 +1,92 @@
+// Delivery status of outbound messages. Statuses only move forward, in this order:
+//   pending (recorded, provider not yet answered) < sent < failed < delivered < read
+// so a late or redelivered report never undoes a later one (read never becomes delivered). `failed`
+// ranks above sent (the provider gave up after accepting) but below delivered and read, which prove
+// delivery. Inbound messages have the single status `received`. A campaign recipient follows its message's
+// status in the same transaction (resolvers/campaigns/recipients.ts).
+import { z } from 'zod';
+import { DELIVERY_STATUSES, type StatusUpdate } from '../../adapters/providers/types.js';
+import type { Context, Db } from '../shared/context.js';
+import { requireActor } from '../shared/context.js';
+import { followMessages } from './campaignRecipients.js';
+import { recordMessageEvent } from './messageEvents.js';
+import { parseInput, uuid } from '../shared/validation.js';
+
+const OUTBOUND_STATUSES = ['pending', 'sent', 'failed', 'delivered', 'read'] as const;
+type OutboundStatus = (typeof OUTBOUND_STATUSES)[number];
+export const INBOUND_STATUS = 'received';
+
+function statusesBefore(status: OutboundStatus): OutboundStatus[] {
+  return OUTBOUND_STATUSES.slice(0, OUTBOUND_STATUSES.indexOf(status));
+}
+
+type Failure = { error_code: string; error_message: string };
+type Extra = Partial<Failure> & { provider_message_id?: string };
+
+async function moveMessage(tx: Db, workspaceId: string, messageId: string, from: OutboundStatus[], status: OutboundStatus, extra: Extra) {
+  const { count } = await tx.message.updateMany({
+    where: { id: messageId, company_id: workspaceId, direction: 'outbound', status: { in: from } },
+    data: { status, ...extra },
+  });
+  if (count === 0) return false;
+  await recordMessageEvent(tx, workspaceId, 'message.status', messageId);
+  await followMessages(tx, [messageId]);
+  return true;
+}
+
+/**
+ * Moves an outbound message forward to `status` and records message.status, in the caller's transaction;
+ * does nothing (and returns false) when the message is already there or further.
+ */
+export function advanceMessageStatus(
+  tx: Db,
+  workspaceId: string,
+  messageId: string,
+  status: OutboundStatus,
+  extra: Extra = {},
+): Promise<boolean> {
+  return moveMessage(tx, workspaceId, messageId, statusesBefore(status), status, extra);
+}
+
+/** Fails a message that is still pending (the provider never answered for it); false when it has moved on. */
+export function failPendingMessage(tx: Db, workspaceId: string, messageId: string, failure: Failure): Promise<boolean> {
+  return moveMessage(tx, workspaceId, messageId, ['pending'], 'failed', failure);
+}
+
+const statusUpdateInput = z.object({
+  providerMessageId: z.string().min(1).max(256),
+  status: z.enum(DELIVERY_STATUSES),
+  reference: uuid.nullable(),
+  error: z.object({ code: z.string().max(64), message: z.string().max(1000) }).nullable(),
+});
+
+/**
+ * Applies a provider's delivery report to the message it names, for the actor's workspace. The message is
+ * found by its provider id or, while our own send has not yet recorded that id, by the reference we gave
+ * the provider (our message id). Reports about unknown messages are ignored.
+ */
+export async function applyStatusUpdate(ctx: Context, update: StatusUpdate): Promise<{ applied: boolean }> {
+  const { workspaceId } = requireActor(ctx);
+  const input = parseInput(statusUpdateInput, update);
+  return ctx.prisma.$transaction(async (tx) => {
+    const message = await tx.message.findFirst({
+      where: {
+        company_id: workspaceId,
+        direction: 'outbound',
+        OR: [
+          { provider_message_id: input.providerMessageId },
+          ...(input.reference ? [{ id: input.reference, provider_message_id: null }] : []),
+        ],
+      },
+      select: { id: true, provider_message_id: true },
+    });
+    if (!message) return { applied: false };
+    const failure: Partial<Failure> =
+      input.status === 'failed' && input.error ? { error_code: input.error.code, error_message: input.error.message } : {};
+    const applied = await advanceMessageStatus(tx, workspaceId, message.id, input.status, {
+      provider_message_id: input.providerMessageId,
+      ...failure,
+    });
+    return { applied };
+  });
+}

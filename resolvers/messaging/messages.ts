@@ -1,0 +1,109 @@
+// Sending a message on a conversation (messageSend). A free-form body only within 24 hours of the contact's
+// last inbound message (conversation.last_message_at; outbound sends do not move it); an APPROVED template
+// with every placeholder filled at any time. Sent through the one outbound path (resolvers/messaging/outbound.ts):
+// recorded as pending first, the provider called outside any transaction, the outcome recorded after.
+import { z } from 'zod';
+import type { Context } from '../shared/context.js';
+import { requireActor } from '../shared/context.js';
+import { DomainError, notFound } from '../shared/errors.js';
+import { withIdempotency } from '../shared/idempotency.js';
+import { conversationIntegration, providerIntegration } from './integrations.js';
+import { messageViewSelect, type MessageView } from '../shared/views.js';
+import { dispatchMessage, messagingAddress, recordPendingMessage, templateInput, templateMessage, type OutboundSend } from './outbound.js';
+import { providerFailure } from './providerFailure.js';
+import { parseInput, uuid } from '../shared/validation.js';
+
+const MESSAGING_WINDOW_MS = 24 * 3600 * 1000;
+const MAX_TEXT_LENGTH = 4096;
+
+const sendInput = z
+  .object({
+    conversation_id: uuid,
+    body: z
+      .string()
+      .refine((value) => value.trim() !== '', { message: 'must not be empty' })
+      .refine((value) => value.length <= MAX_TEXT_LENGTH, { message: `must be at most ${MAX_TEXT_LENGTH} characters` })
+      .nullish(),
+    template: templateInput.nullish(),
+  })
+  .superRefine((input, context) => {
+    if (!input.body === !input.template) {
+      context.addIssue({ code: 'custom', path: ['body'], message: 'give either body (a free-form text) or template, not both' });
+    }
+  });
+
+export type MessageSendInput = z.input<typeof sendInput>;
+export type MessageSendResult = { message: MessageView };
+
+function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
+  if (lastInboundAt && now - lastInboundAt.getTime() < MESSAGING_WINDOW_MS) return;
+  throw new DomainError(
+    'MESSAGING_WINDOW_CLOSED',
+    "Free-form messages can only be sent within 24 hours of the contact's last message; send an approved template instead",
+    {
+      window_closed_at: lastInboundAt ? new Date(lastInboundAt.getTime() + MESSAGING_WINDOW_MS).toISOString() : null,
+      last_inbound_at: lastInboundAt?.toISOString() ?? null,
+      reason: 'a template message is required',
+    },
+  );
+}
+
+async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<OutboundSend> {
+  const { workspaceId } = requireActor(ctx);
+  const conversation = await ctx.prisma.conversation.findFirst({
+    where: { id: input.conversation_id, company_id: workspaceId },
+    select: {
+      id: true,
+      status: true,
+      last_message_at: true,
+      integration_id: true,
+      customer: { select: { wa_id: true, phone_number: true } },
+    },
+  });
+  if (!conversation) throw notFound('Conversation');
+  if (conversation.status === 'closed') {
+    throw new DomainError('CONVERSATION_CLOSED', 'The conversation is closed; messages cannot be sent on it', {
+      conversation_id: conversation.id,
+      status: conversation.status,
+    });
+  }
+  const to = messagingAddress(conversation.customer);
+  if (!to) {
+    throw new DomainError('VALIDATION_ERROR', 'The contact has no messaging address', {
+      conversation_id: 'the contact has neither a wa_id nor a phone number',
+    });
+  }
+  const integration = await conversationIntegration(ctx.prisma, workspaceId, conversation.integration_id);
+  const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
+  const common = { workspaceId, conversationId: conversation.id, provider, to };
+  if (input.template) return { ...common, ...(await templateMessage(provider, input.template)) };
+  assertWindowOpen(conversation.last_message_at, Date.now());
+  const body = input.body ?? '';
+  return { ...common, content: { type: 'text', body }, body, template: null };
+}
+
+async function deliver(ctx: Context, send: OutboundSend): Promise<MessageSendResult> {
+  const id = await recordPendingMessage(ctx.prisma, send);
+  const outcome = await dispatchMessage(ctx.prisma, send, id);
+  if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
+  const message = await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect });
+  return { message };
+}
+
+function revive(stored: unknown): MessageSendResult {
+  const { message } = stored as { message: MessageView & { created_at: string } };
+  return { message: { ...message, created_at: new Date(message.created_at) } };
+}
+
+export async function sendMessage(ctx: Context, raw: MessageSendInput): Promise<MessageSendResult> {
+  const input = parseInput(sendInput, raw);
+  return withIdempotency(
+    ctx,
+    { operation: 'messageSend', input },
+    {
+      prepare: () => prepare(ctx, input),
+      execute: (prepared) => deliver(ctx, prepared),
+      revive,
+    },
+  );
+}

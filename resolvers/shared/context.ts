@@ -1,0 +1,51 @@
+// What every resolver receives: the services it may use and who is asking. Nothing here knows about HTTP.
+import type { Prisma, PrismaClient } from '../../prisma/generated/prisma/client.js';
+import type { SecretBox } from '../../infra/crypto/secrets.js';
+import type { MessagingProviders } from '../../adapters/providers/registry.js';
+import type { AgentDispatcher } from './agentHandOff.js';
+import type { TargetGuard } from '../../infra/net/targetGuard.js';
+import type { Actor } from '../../infra/auth/actor.js';
+import type { ProviderName } from '../../adapters/providers/types.js';
+import { DomainError } from './errors.js';
+
+export type { Actor };
+
+/**
+ * Where the public reaches the key-less surfaces, as absolute URLs. The facades that serve them own their
+ * paths; the start-up wiring builds these from those paths and PUBLIC_BASE_URL, so resolvers hand URLs out
+ * without knowing an HTTP path.
+ */
+export type PublicUrls = {
+  /** The booking page that the widget snippet frames. */
+  booking(publicId: string): string;
+  /** The iCalendar feed of the workspace whose feed token this is. */
+  calendarFeed(token: string): string;
+  /** The callback URL to give the provider for its webhooks. */
+  providerCallback(provider: ProviderName): string;
+};
+
+/** A Prisma client or the client of an open transaction. */
+export type Db = Prisma.TransactionClient;
+
+export type Services = {
+  prisma: PrismaClient;
+  secrets: SecretBox;
+  version: string;
+  messaging: MessagingProviders;
+  agents: AgentDispatcher;
+  /** Which webhook receiver URLs are allowed (the SSRF guard). */
+  webhookTargets: TargetGuard;
+  publicUrls: PublicUrls;
+};
+
+export type Context = Services & {
+  actor: Actor | null;
+  requestId: string;
+  /** The request's Idempotency-Key, whatever transport carried it; null when absent. */
+  idempotencyKey: string | null;
+};
+
+export function requireActor(ctx: Context): Actor {
+  if (!ctx.actor) throw new DomainError('UNAUTHORIZED', 'Unauthorized');
+  return ctx.actor;
+}

@@ -1,0 +1,40 @@
+// Recording domain events. Call recordEvent with the transaction client of the change that caused the
+// event, so the event exists if and only if the change committed (transactional outbox). Webhook delivery
+// (webhooks/) reads the outbox and fans each event out to the workspace's subscriptions.
+import { v7 as uuidv7 } from 'uuid';
+import type { Db } from './context.js';
+
+/** The event types a webhook subscription can name. */
+export const EVENT_TYPES = ['message.received', 'message.status'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+/** Sent to one subscription on request (webhookTest); not subscribable, so fan-out never matches it. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+export type RecordedEventType = EventType | typeof TEST_EVENT_TYPE;
+
+/** Event ids are `evt_<uuid>`; the events table keeps the uuid. */
+export const EVENT_ID_PREFIX = 'evt_';
+
+export type EventEnvelope<Data> = { id: string; type: RecordedEventType; created_at: string; data: Data };
+
+export async function recordEvent<Data>(
+  db: Db,
+  event: { workspaceId: string; type: RecordedEventType; data: Data },
+): Promise<EventEnvelope<Data>> {
+  const createdAt = new Date();
+  const envelope: EventEnvelope<Data> = {
+    id: `${EVENT_ID_PREFIX}${uuidv7({ msecs: createdAt.getTime() })}`,
+    type: event.type,
+    created_at: createdAt.toISOString(),
+    data: event.data,
+  };
+  await db.event.create({
+    data: {
+      id: envelope.id.slice(EVENT_ID_PREFIX.length),
+      company_id: event.workspaceId,
+      type: event.type,
+      body: JSON.stringify(envelope),
+      created_at: createdAt,
+    },
+  });
+  return envelope;
+}

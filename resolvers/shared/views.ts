@@ -1,0 +1,87 @@
+// The public shapes of a message, its conversation and its contact, built in one place: the GraphQL
+// Message, the data of message.received / message.status events and the AI-agent hand-off all use them.
+// Field names are the spec's (Message; Conversation without the embedded customer; Customer list item).
+import type { Conversation, Customer, Message } from '../../prisma/generated/prisma/client.js';
+
+export type MessageView = Pick<Message, 'id' | 'conversation_id' | 'body' | 'direction' | 'status' | 'created_at'>;
+
+export type ConversationView = Pick<
+  Conversation,
+  | 'id'
+  | 'company_id'
+  | 'customer_id'
+  | 'agent_id'
+  | 'integration_id'
+  | 'session_id'
+  | 'provider'
+  | 'status'
+  | 'service_enabled'
+  | 'assigned_user_id'
+  | 'details'
+  | 'last_message_at'
+  | 'external_conversation_id'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export type ContactView = Pick<
+  Customer,
+  'id' | 'company_id' | 'phone_number' | 'wa_id' | 'email' | 'name' | 'image_url' | 'metadata' | 'created_at' | 'updated_at'
+>;
+
+/** The data of a message event: {message, conversation, contact}. */
+export type MessageEventData = { message: MessageView; conversation: ConversationView; contact: ContactView };
+
+export const messageViewSelect = {
+  id: true,
+  conversation_id: true,
+  body: true,
+  direction: true,
+  status: true,
+  created_at: true,
+} as const;
+
+const conversationViewSelect = {
+  id: true,
+  company_id: true,
+  customer_id: true,
+  agent_id: true,
+  integration_id: true,
+  session_id: true,
+  provider: true,
+  status: true,
+  service_enabled: true,
+  assigned_user_id: true,
+  details: true,
+  last_message_at: true,
+  external_conversation_id: true,
+  created_at: true,
+  updated_at: true,
+} as const;
+
+const contactViewSelect = {
+  id: true,
+  company_id: true,
+  phone_number: true,
+  wa_id: true,
+  email: true,
+  name: true,
+  image_url: true,
+  metadata: true,
+  created_at: true,
+  updated_at: true,
+} as const;
+
+/** Selects a message with its conversation and contact in the view shapes. */
+export const messageEventSelect = {
+  ...messageViewSelect,
+  conversation: { select: { ...conversationViewSelect, customer: { select: contactViewSelect } } },
+} as const;
+
+type MessageEventRow = MessageView & { conversation: ConversationView & { customer: ContactView } };
+
+export function messageEventData(row: MessageEventRow): MessageEventData {
+  const { conversation: conversationRow, ...message } = row;
+  const { customer: contact, ...conversation } = conversationRow;
+  return { message, conversation, contact };
+}

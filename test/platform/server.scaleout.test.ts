@@ -1,0 +1,125 @@
+// Two real server processes sharing the machine's Redis (127.0.0.1:6379) hold the rate limit at exactly
+// 100 requests per minute per key between them; when Redis goes away, both keep serving and each counts
+// in its own memory. Redis is reached through a TCP relay owned by the test, so the outage is real for
+// the servers without touching the machine's Redis. Keys in Redis carry a prefix unique to this run.
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificatePaths } from '../../infra/transport/certificate.js';
+import { httpsFetch, prepareWorkspace, startServer, tempDir, type PreparedWorkspace, type ServerProcess } from '../support/server.js';
+
+type Relay = { port: number; cut(): Promise<void> };
+
+/** Fails with a plain message when the machine's Redis is not there, rather than with a server time-out. */
+function pingRedis(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(6379, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.once('data', (reply: Buffer) => {
+      socket.destroy();
+      if (reply.toString().startsWith('+PONG')) resolve();
+      else reject(new Error(`Redis at 127.0.0.1:6379 answered ${reply.toString()}`));
+    });
+    socket.once('error', (error) => reject(new Error(`these tests need Redis at 127.0.0.1:6379: ${error.message}`)));
+  });
+}
+
+async function startRedisRelay(): Promise<Relay> {
+  const sockets = new Set<Socket>();
+  const relay: Server = createServer((client) => {
+    const upstream = connect(6379, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  afterAll(() => relay.close());
+  return {
+    port: (relay.address() as AddressInfo).port,
+    cut: () =>
+      new Promise<void>((resolve) => {
+        relay.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+let first: ServerProcess;
+let second: ServerProcess;
+let workspace: PreparedWorkspace;
+let relay: Relay;
+
+beforeAll(async () => {
+  await pingRedis();
+  relay = await startRedisRelay();
+  const [firstDir, secondDir] = [tempDir('scale-a'), tempDir('scale-b')];
+  workspace = await prepareWorkspace(firstDir, [secondDir]);
+  const env = {
+    ENCRYPTION_KEY: workspace.encryptionKey,
+    REDIS_URL: `redis://127.0.0.1:${relay.port}`,
+    REDIS_KEY_PREFIX: `crm-test-${Date.now()}-${randomBytes(4).toString('hex')}`,
+  };
+  [first, second] = await Promise.all([startServer({ dataDir: firstDir, env }), startServer({ dataDir: secondDir, env })]);
+  for (const server of [first, second]) await server.waitForLog((line) => line.msg.startsWith('redis connected'), 10_000);
+});
+
+function caOf(server: ServerProcess) {
+  return selfSignedCertificatePaths(server.dataDir).certFile;
+}
+
+function graphql(server: ServerProcess, apiKey: string) {
+  return httpsFetch(server.port, '/graphql', {
+    caFile: caOf(server),
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ health { status } }' }),
+  });
+}
+
+describe('two instances sharing Redis', () => {
+  it('allow exactly 100 requests per minute per key between them; the rest get 429 with Retry-After', async () => {
+    const answers = [];
+    for (let index = 0; index < 120; index++) answers.push(await graphql(index % 2 === 0 ? first : second, workspace.apiKey));
+
+    const served = answers.filter((answer) => answer.status === 200);
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(served).toHaveLength(100);
+    expect(limited).toHaveLength(20);
+    expect(answers.slice(0, 100).every((answer) => answer.status === 200)).toBe(true);
+
+    // One shared count: the remaining budget falls by one per request whichever instance answers.
+    expect(served.map((answer) => answer.headers['ratelimit'])).toEqual(
+      served.map((_, index) => expect.stringMatching(new RegExp(`^"perkey";r=${99 - index};t=\\d+$`))),
+    );
+    for (const answer of limited) {
+      const seconds = Number(answer.headers['retry-after']);
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(60);
+      const body = JSON.parse(answer.body);
+      expect(body.error.code).toBe('RATE_LIMITED');
+      expect(body.error.message).toContain(`retry in ${seconds} seconds`);
+      expect(answer.headers['ratelimit-policy']).toBe('"perkey";q=100;w=60');
+    }
+  });
+
+  it('keep serving when Redis goes away, each instance then counting in its own memory', async () => {
+    await relay.cut();
+    await first.waitForLog((line) => line.msg.startsWith('redis unavailable'), 15_000);
+
+    const onFirst = [];
+    for (let index = 0; index < 101; index++) onFirst.push((await graphql(first, workspace.secondKey)).status);
+    expect(onFirst.slice(0, 100).every((status) => status === 200)).toBe(true);
+    expect(onFirst[100]).toBe(429);
+    // The other instance has counted nothing for this key in its memory.
+    expect((await graphql(second, workspace.secondKey)).status).toBe(200);
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([first?.stop(), second?.stop()]);
+});

@@ -1,0 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import { openDatabase } from '../../infra/db/database.js';
+import { migrate } from '../../infra/db/migrate.js';
+
+/** Builds dist/main.js and dist/worker.js once (tests of real processes run what `npm start` and `npm run worker` run); with
+ * TEST_DATABASE_URL, migrates the shared server database once (tests isolate by workspace). */
+export default async function setup() {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  const url = process.env['TEST_DATABASE_URL'];
+  if (!url) return;
+  const db = await openDatabase({ url, poolSize: 2 });
+  try {
+    await migrate(db.sql);
+  } finally {
+    await db.close();
+  }
+}
