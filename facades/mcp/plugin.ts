@@ -27,14 +27,15 @@ export type McpOptions = {
   /** The server's name and version, as initialize answers them. */
   name: string;
   version: string;
-  sessions?: Partial<SessionLimits>;
+  /** The cap per key comes from the settings (MCP_MAX_SESSIONS_PER_KEY), its one source. */
+  sessions: Pick<SessionLimits, 'maxPerKey'> & Partial<SessionLimits>;
 };
 
-const DEFAULT_LIMITS: SessionLimits = { idleMs: 30 * 60_000, maxPerKey: 50 };
+const IDLE_MS = 30 * 60_000;
 
 export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin; sessions: SessionRegistry } {
   const tools = prepareTools(FACADE_TABLE, schema);
-  const sessions = new SessionRegistry({ ...DEFAULT_LIMITS, ...options.sessions });
+  const sessions = new SessionRegistry({ idleMs: IDLE_MS, ...options.sessions });
   const allowedOrigins = new Set(options.allowedOrigins);
   const newServer = () => createToolServer(tools, gateway, options.version, options.name);
   const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found');
