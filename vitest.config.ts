@@ -10,7 +10,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/globalSetup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hooks start whole server processes in some files; on a loaded machine that alone can take a minute.
+    hookTimeout: 180_000,
     pool: 'forks',
     // Servers that tests start as child processes deliver webhooks and send campaigns only when a test asks
     // for it: on a shared PostgreSQL their workers would otherwise claim other test files' work.
