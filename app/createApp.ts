@@ -4,6 +4,7 @@ import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { schema } from '../schema/index.js';
 import { maskError } from '../schema/errors.js';
+import { useTransportInput } from '../infra/http/transportInput.js';
 import { useVariableCheck } from '../schema/variableCheck.js';
 import type { Context, Services } from '../resolvers/shared/context.js';
 import { createGateway } from '../facades/core/gateway.js';
@@ -71,6 +72,7 @@ export function createApp(services: Services, options: AppOptions) {
       useAuthentication(createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs }), { graphiql: options.graphiql }),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
+      useTransportInput(),
       useBookingPage(gateway),
       useRestFacade({
         gateway,

@@ -56,7 +56,9 @@ builder.scalarType('DateTime', {
   serialize: (value) => value.toISOString(),
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : null;
-    if (!date || Number.isNaN(date.getTime())) throw new DomainError('VALIDATION_ERROR', 'Invalid date-time');
+    // Years 1 to 9999: what PostgreSQL's timestamptz and ISO 8601 without an expanded year both hold.
+    const year = date?.getUTCFullYear() ?? Number.NaN;
+    if (!date || Number.isNaN(year) || year < 1 || year > 9999) throw new DomainError('VALIDATION_ERROR', 'Invalid date-time');
     return date;
   },
 });

@@ -1,8 +1,10 @@
 // Maps domain errors to GraphQL errors once: `extensions.code`, `extensions.http.status` (which REST and MCP
 // reuse) and `extensions.details`. Anything that is not a domain or GraphQL validation error is hidden
-// behind a generic message so that no stack trace, SQL or internal text reaches a client.
+// behind a generic message so that no stack trace, SQL or internal text reaches a client; a unique-index refusal
+// is the one exception, mapped here once to CONFLICT for every write.
 import { GraphQLError } from 'graphql';
 import { DomainError, type ErrorCode } from '../resolvers/shared/errors.js';
+import { uniqueViolation } from '../resolvers/shared/databaseErrors.js';
 
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
@@ -53,12 +55,23 @@ export function toGraphQLError(error: DomainError, source?: GraphQLError): Graph
   });
 }
 
+/** The one answer to a write that a unique index refused (two requests racing to create the same record): 409
+ * naming the fields, the workspace column left out, as the resolvers' own checks answer it. */
+function conflictOn(fields: readonly string[]): DomainError {
+  const named = fields.filter((field) => field !== 'company_id');
+  const details = Object.fromEntries(named.map((field) => [field, 'already exists']));
+  return new DomainError('CONFLICT', 'A record with these values already exists', named.length > 0 ? details : undefined);
+}
+
 export const INTERNAL_ERROR_MESSAGE = 'Unexpected server error';
 
 /** Yoga's maskError: domain errors keep their code and message; unexpected errors are masked. */
 export function maskError(error: unknown, onUnexpected: (error: unknown) => void): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof DomainError) return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
+  const source = error instanceof GraphQLError ? error : undefined;
+  if (original instanceof DomainError) return toGraphQLError(original, source);
+  const unique = uniqueViolation(original);
+  if (unique) return toGraphQLError(conflictOn(unique.fields), source);
   if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
     return error;
   }

@@ -104,7 +104,41 @@ function collectReasons(value: unknown, type: GraphQLInputType, path: string, re
     }
     return;
   }
-  if (!acceptsLeaf(type, value)) reasons[path] = leafReason(type);
+  const reason = contentReason(type, value) ?? (acceptsLeaf(type, value) ? null : leafReason(type));
+  if (reason) reasons[path] = reason;
+}
+
+/** Bounds of a JSON value (metadata, details): deeper or larger values are refused before anything recurses
+ * over them (Prisma's serializer overflows the stack at a few thousand levels). */
+export const JSON_MAX_DEPTH = 20;
+export const JSON_MAX_BYTES = 16 * 1024;
+
+/** What no value may hold, whatever its type: PostgreSQL refuses NUL in text and jsonb, so it is refused here with
+ * the field's name instead of failing in the database; a JSON value also keeps within its bounds. */
+function contentReason(type: GraphQLLeafType, value: unknown): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? NUL_REASON : null;
+  if (type.name !== 'JSON') return null;
+  const reason = jsonStructureReason(value);
+  if (reason) return reason;
+  return Buffer.byteLength(JSON.stringify(value) ?? '') > JSON_MAX_BYTES ? `must be at most ${JSON_MAX_BYTES} bytes as JSON` : null;
+}
+
+const NUL_REASON = 'must not contain NUL characters';
+
+/** Nesting deeper than JSON_MAX_DEPTH, or NUL in a key or a string; iterative, so no depth overflows the stack. */
+function jsonStructureReason(value: unknown): string | null {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, depth } = pending.pop()!;
+    if (typeof current === 'string' && current.includes('\u0000')) return NUL_REASON;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= JSON_MAX_DEPTH) return `must be nested at most ${JSON_MAX_DEPTH} levels deep`;
+    for (const [key, child] of Object.entries(current)) {
+      if (key.includes('\u0000')) return NUL_REASON;
+      pending.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return null;
 }
 
 function acceptsLeaf(type: GraphQLLeafType, value: unknown): boolean {
@@ -132,6 +166,8 @@ function leafReason(type: GraphQLLeafType): string {
     case 'String':
     case 'ID':
       return 'must be a string';
+    case 'DateTime':
+      return 'must be an ISO 8601 date-time between the years 1 and 9999';
     default:
       return `must be a valid ${type.name}`;
   }

@@ -28,6 +28,13 @@ type Case = {
 
 const MISSING_ID = '01960000-0000-7000-8000-000000000000';
 
+/** `{a: {a: … {}}}`, `depth` objects deep. */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let level = 1; level < depth; level++) value = { a: value };
+  return value;
+}
+
 let h: Harness;
 let keys: Map<string, string>;
 /** One MCP session per key, as a client keeps it: a key may hold only a few at a time. */
@@ -169,14 +176,17 @@ const CASES: Case[] = [
     tool: 'appointments_book',
     args: () => ({ customer_id: fixtures.contactId, appointment_type_id: fixtures.typeId, start_at: 'tomorrow' }),
     code: 'VALIDATION_ERROR',
-    details: { start_at: 'must be a valid DateTime' },
+    details: { start_at: 'must be an ISO 8601 date-time between the years 1 and 9999' },
   },
   {
     name: 'date-times in a query',
     tool: 'analytics_summary',
     args: () => ({ from: 'x', to: 'y' }),
     code: 'VALIDATION_ERROR',
-    details: { from: 'must be a valid DateTime', to: 'must be a valid DateTime' },
+    details: {
+      from: 'must be an ISO 8601 date-time between the years 1 and 9999',
+      to: 'must be an ISO 8601 date-time between the years 1 and 9999',
+    },
   },
   {
     name: 'an unknown field in an input object',
@@ -249,6 +259,55 @@ const CASES: Case[] = [
     code: 'CONVERSATION_CLOSED',
   },
   { name: 'a refused transition', tool: 'conversations_close', args: () => ({ id: fixtures.closedId }), code: 'INVALID_TRANSITION' },
+  {
+    name: 'a NUL character in a text field (PostgreSQL cannot store it)',
+    tool: 'contacts_create',
+    args: () => ({ name: 'Ada\u0000Lovelace' }),
+    code: 'VALIDATION_ERROR',
+    details: { name: 'must not contain NUL characters' },
+  },
+  {
+    name: 'a NUL character in a search term',
+    tool: 'contacts_list',
+    args: () => ({ search: 'ada\u0000' }),
+    code: 'VALIDATION_ERROR',
+    details: { search: 'must not contain NUL characters' },
+  },
+  {
+    name: 'a NUL character in a note body',
+    tool: 'conversation_notes_create',
+    args: () => ({ conversation_id: fixtures.staleId, body: '\u0000' }),
+    code: 'VALIDATION_ERROR',
+    details: { body: 'must not contain NUL characters' },
+  },
+  {
+    name: 'a NUL character inside a JSON value',
+    tool: 'contacts_create',
+    args: () => ({ name: 'Ada', metadata: { note: ['ok', 'not\u0000ok'] } }),
+    code: 'VALIDATION_ERROR',
+    details: { metadata: 'must not contain NUL characters' },
+  },
+  {
+    name: 'JSON nested 3,000 levels deep',
+    tool: 'contacts_create',
+    args: () => ({ name: 'Ada', metadata: nested(3000) }),
+    code: 'VALIDATION_ERROR',
+    details: { metadata: 'must be nested at most 20 levels deep' },
+  },
+  {
+    name: 'a JSON value over 16 KB',
+    tool: 'contacts_create',
+    args: () => ({ name: 'Ada', metadata: { text: 'x'.repeat(17_000) } }),
+    code: 'VALIDATION_ERROR',
+    details: { metadata: 'must be at most 16384 bytes as JSON' },
+  },
+  {
+    name: 'a date-time before the year 1',
+    tool: 'appointments_list',
+    args: () => ({ from: '-000001-01-01T00:00:00Z' }),
+    code: 'VALIDATION_ERROR',
+    details: { from: 'must be an ISO 8601 date-time between the years 1 and 9999' },
+  },
   {
     name: 'a taken name',
     tool: 'tags_create',

@@ -249,7 +249,7 @@ describe('through REST', () => {
     );
     const created = await postJson(h, '/api/v1/campaigns', key, { name: 'Mine', template: REMINDER, audience_tag_id: tag.id });
     expectError(await postJson(h, `/api/v1/campaigns/${created.body.id}/schedule`, key, { scheduled_at: 'tomorrow' }), 400, {
-      details: { scheduled_at: 'must be a valid DateTime' },
+      details: { scheduled_at: 'must be an ISO 8601 date-time between the years 1 and 9999' },
     });
 
     const stranger = await file.workspace();

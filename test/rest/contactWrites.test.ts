@@ -224,6 +224,16 @@ describe('a contact’s channels', () => {
   });
 });
 
+describe('POST /api/v1/tags raced', () => {
+  it('creates a name once when ten requests race for it: one 201, nine 409 CONFLICT naming the field, no 5xx', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => postJson(h, '/api/v1/tags', key, { name: 'raced' })));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    for (const answer of answers.filter((candidate) => candidate.status !== 201)) {
+      expectError(answer, 409, { code: 'CONFLICT', details: { name: 'already exists' } });
+    }
+  });
+});
+
 describe('tag assignment: PUT and DELETE /api/v1/contacts/{customer_id}/tags/{tag_id}', () => {
   it('assigns and unassigns, both idempotent, without a body; the contact lists the tag meanwhile', async () => {
     const contact = await createContact({ name: 'Finn' });

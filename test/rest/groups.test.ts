@@ -109,13 +109,16 @@ describe('scheduling routes', () => {
     const slots = await getJson(h, `/api/v1/calendar/slots?appointment_type_id=${type.id}&from=monday&to=${encodeURIComponent(at(3))}`, {
       key,
     });
-    expectError(slots, 400, { code: 'VALIDATION_ERROR', details: { from: 'must be a valid DateTime' } });
+    expectError(slots, 400, { code: 'VALIDATION_ERROR', details: { from: 'must be an ISO 8601 date-time between the years 1 and 9999' } });
     const booking = await postJson(h, '/api/v1/appointments', key, {
       customer_id: customerId,
       appointment_type_id: type.id,
       start_at: 'noon',
     });
-    expectError(booking, 400, { code: 'VALIDATION_ERROR', details: { start_at: 'must be a valid DateTime' } });
+    expectError(booking, 400, {
+      code: 'VALIDATION_ERROR',
+      details: { start_at: 'must be an ISO 8601 date-time between the years 1 and 9999' },
+    });
     const missing = await getJson(h, `/api/v1/analytics/summary?from=${encodeURIComponent(at(0))}`, { key });
     expectError(missing, 400, { code: 'VALIDATION_ERROR', details: { to: 'is required' } });
   });
