@@ -18,7 +18,8 @@ async function answer(path: string, init: RequestInit) {
 
 describe('/graphql transport input', () => {
   it('answers a content type it cannot read with 415 and the spec error object, with or without a content type', async () => {
-    for (const headers of [{ 'content-type': 'text/plain' }, {}]) {
+    const contentTypes: Record<string, string>[] = [{ 'content-type': 'text/plain' }, {}];
+    for (const headers of contentTypes) {
       const refused = await answer('/graphql', { method: 'POST', headers, body: new TextEncoder().encode('{"query":"{ __typename }"}') });
       expect(refused.status).toBe(415);
       expect(refused.body).toEqual({
