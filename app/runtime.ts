@@ -45,7 +45,7 @@ export async function openRuntime(settings: Settings, options: RuntimeOptions): 
     version: VERSION,
     logger,
     messaging: messagingSettings(settings),
-    webhookTargets: createTargetGuard({ allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
+    webhookTargets: createTargetGuard({ allowedHosts: settings.WEBHOOK_ALLOWED_HOSTS }),
     publicBaseUrl: settings.PUBLIC_BASE_URL,
   });
   return {

@@ -171,13 +171,13 @@ async function measureSends({ service, workspace }: Measured, pool: pg.Pool): Pr
 }
 
 /** Fan-out runs in a service of its own: the receiver is on 127.0.0.1, which only a non-production service may
- * call (WEBHOOK_ALLOW_PRIVATE_TARGETS), trusting the receiver's self-signed certificate (WEBHOOK_CA_FILE). */
+ * call (WEBHOOK_ALLOWED_HOSTS), trusting the receiver's self-signed certificate (WEBHOOK_CA_FILE). */
 async function runFanOut(env: Record<string, string>, workspace: BenchWorkspace): Promise<FanOutResult> {
   const receiver = await startReceiver();
   const service = await startProcess(['dist/main.js'], {
     ...env,
     NODE_ENV: 'development',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
     WEBHOOK_CA_FILE: receiver.certFile,
     WEBHOOK_POLL_MS: '100',
   });

@@ -19,6 +19,17 @@ function toMilliseconds(text: string): number {
 }
 
 const duration = z.string().regex(DURATION, DURATION_HINT).transform(toMilliseconds);
+/** A comma-separated list of words, blanks around them ignored; empty by default. */
+const commaList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
 /** A comma-separated list of durations such as `10s,1m,2h`, in milliseconds. */
 const durations = z
   .string()
@@ -63,16 +74,9 @@ const schema = z
       .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be an ISO 8601 date or date-time' })
       .transform((value) => new Date(value))
       .optional(),
-    MCP_ALLOWED_ORIGINS: z
-      .string()
-      .default('')
-      .transform((value) =>
-        value
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().refine(isOrigin, 'must be origins such as https://app.example.com, comma-separated'))),
+    MCP_ALLOWED_ORIGINS: commaList.pipe(
+      z.array(z.string().refine(isOrigin, 'must be origins such as https://app.example.com, comma-separated')),
+    ),
     WEBHOOK_WORKERS: boolean.default(true),
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
     WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: z.coerce.number().int().min(1).max(1000).default(4),
@@ -82,7 +86,7 @@ const schema = z
     WEBHOOK_DISABLE_AFTER: duration.prefault('24h'),
     WEBHOOK_POLL_MS: milliseconds.default(1000),
     WEBHOOK_DEPTH_SAMPLE_MS: milliseconds.default(10_000),
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.default(false),
+    WEBHOOK_ALLOWED_HOSTS: commaList,
     WEBHOOK_CA_FILE: z.string().min(1).optional(),
     CAMPAIGN_WORKERS: boolean.default(true),
     CAMPAIGN_SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_CAMPAIGN_SEND_RATE).default(60),
@@ -105,10 +109,6 @@ const schema = z
   .refine((settings) => settings.CAMPAIGN_LEASE_MS > settings.WHATSAPP_TIMEOUT_MS, {
     path: ['CAMPAIGN_LEASE_MS'],
     message: 'must be longer than WHATSAPP_TIMEOUT_MS, or a send still in flight would look abandoned',
-  })
-  .refine((settings) => !(settings.WEBHOOK_ALLOW_PRIVATE_TARGETS && settings.NODE_ENV === 'production'), {
-    path: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'],
-    message: 'is a development setting and cannot be used with NODE_ENV=production',
   });
 
 function isOrigin(value: string): boolean {

@@ -2,7 +2,9 @@
 // to, public unicast addresses. It is checked when a subscription is created or its URL changed, and again
 // at every delivery: `lookup` is the DNS lookup of the delivery client's https Agent, so the check applies
 // to the address the socket actually connects to (DNS can change between creation and delivery).
-// WEBHOOK_ALLOW_PRIVATE_TARGETS (development only) lets local receivers through.
+// An IPv6 address that embeds an IPv4 one (mapped, compatible, NAT64, 6to4, Teredo) is judged by the IPv4
+// address it reaches. WEBHOOK_ALLOWED_HOSTS names the hosts (development receivers, an internal relay) whose
+// internal addresses are let through; link-local and cloud-metadata addresses never are.
 import { promises as dns, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -10,8 +12,6 @@ import ipaddr from 'ipaddr.js';
 export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
 
 export type TargetGuard = {
-  /** Whether internal addresses are let through (development setting). */
-  readonly allowPrivate: boolean;
   /** Resolves to the reason the URL is refused, or null when it may be used. Resolves the host name. */
   refusal(url: string): Promise<string | null>;
   /** The reason a literal IP host is refused (connecting to one skips DNS, so `lookup` never sees it). */
@@ -28,11 +28,38 @@ export class TargetRefusedError extends Error {
   }
 }
 
-/** The ipaddr.js range name when the address is not public unicast (IPv4-mapped IPv6 is judged as IPv4). */
+/** The ipaddr.js range name when the address is not public unicast; an IPv6 address embedding an IPv4 one is
+ * judged by that IPv4 address; cloud-metadata addresses outside the link-local range are named `metadata`. */
 export function internalRange(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'invalid';
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' ? null : range;
+  if (METADATA_ADDRESSES.has(ipaddr.parse(address).toNormalizedString())) return 'metadata';
+  const parsed = ipaddr.parse(address);
+  const judged = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : [parsed];
+  for (const candidate of judged) {
+    const range = candidate.range();
+    if (range !== 'unicast') return range;
+  }
+  return null;
+}
+
+/** Ranges refused even for an allowed host: what answers there is the machine's own platform, not a receiver. */
+const NEVER_ALLOWED = new Set(['linkLocal', 'metadata', 'invalid']);
+
+/** AWS's IPv6 instance metadata service and Alibaba Cloud's; the IPv4 ones are link-local (169.254.169.254). */
+const METADATA_ADDRESSES = new Set(['fd00:ec2:0:0:0:0:0:254', '100.100.100.200']);
+
+/** The IPv4 addresses an IPv6 address reaches (IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64
+ * 64:ff9b::/96, 6to4 2002::/16, Teredo 2001::/32 with its server and obfuscated client), else the address itself. */
+function embeddedIPv4(address: ipaddr.IPv6): Array<ipaddr.IPv4 | ipaddr.IPv6> {
+  const p = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zeroUpTo = (end: number) => p.slice(0, end).every((part) => part === 0);
+  if (zeroUpTo(5) && p[5] === 0xffff) return [v4(p[6]!, p[7]!)];
+  if (zeroUpTo(6) && p[6] !== 0) return [v4(p[6]!, p[7]!)];
+  if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((part) => part === 0)) return [v4(p[6]!, p[7]!)];
+  if (p[0] === 0x2002) return [v4(p[1]!, p[2]!)];
+  if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2]!, p[3]!), v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff)];
+  return [address];
 }
 
 const systemResolve: Resolve = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
@@ -42,13 +69,20 @@ function bareHost(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
-export function createTargetGuard(options: { allowPrivate: boolean; resolve?: Resolve }): TargetGuard {
+export type TargetGuardOptions = {
+  /** Host names or IP literals whose internal addresses are let through (WEBHOOK_ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[];
+  resolve?: Resolve;
+};
+
+export function createTargetGuard(options: TargetGuardOptions = {}): TargetGuard {
   const resolve = options.resolve ?? systemResolve;
+  const allowedHosts = new Set((options.allowedHosts ?? []).map((host) => bareHost(host.toLowerCase())));
 
   function refusedAddress(hostname: string, address: string): string | null {
-    if (options.allowPrivate) return null;
     const range = internalRange(address);
     if (!range) return null;
+    if (allowedHosts.has(hostname.toLowerCase()) && !NEVER_ALLOWED.has(range)) return null;
     return address === hostname
       ? `${hostname} is an internal address (${range})`
       : `${hostname} resolves to an internal address, ${address} (${range})`;
@@ -82,7 +116,6 @@ export function createTargetGuard(options: { allowPrivate: boolean; resolve?: Re
   }) as LookupFunction;
 
   return {
-    allowPrivate: options.allowPrivate,
     literalRefusal(hostname) {
       const host = bareHost(hostname);
       return isIP(host) ? refusedAddress(host, host) : null;

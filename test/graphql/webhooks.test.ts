@@ -7,7 +7,7 @@ import { openHarness } from '../support/harness.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { resolveTestDns, workspacesCleanedAfterFile } from '../support/webhooks.js';
 
-const h = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: false, resolve: resolveTestDns }) });
+const h = await openHarness({ webhookTargets: createTargetGuard({ resolve: resolveTestDns }) });
 
 const workspace = workspacesCleanedAfterFile(h);
 
@@ -89,17 +89,18 @@ describe('the SSRF guard at creation', () => {
     ['https://172.16.0.1/hook', 'private'],
     ['https://192.168.0.10:8443/hook', 'private'],
     ['https://169.254.169.254/latest/meta-data', 'linkLocal'],
-    ['https://100.100.100.200/hook', 'carrierGradeNat'],
+    ['https://100.100.100.200/hook', 'metadata'],
     ['https://0.0.0.0/hook', 'unspecified'],
     ['https://224.0.0.1/hook', 'multicast'],
     ['https://255.255.255.255/hook', 'broadcast'],
     ['https://[::ffff:127.0.0.1]/hook', 'loopback'],
+    ['https://[::127.0.0.1]/hook', 'loopback'],
     ['https://[::ffff:a9fe:a9fe]/hook', 'linkLocal'],
     ['https://[fe80::1]/hook', 'linkLocal'],
-    ['https://[fd00:ec2::254]/hook', 'uniqueLocal'],
+    ['https://[fd00:ec2::254]/hook', 'metadata'],
     ['https://[::]/hook', 'unspecified'],
-    ['https://[64:ff9b::a00:1]/hook', 'rfc6052'],
-    ['https://[2002:a00:1::]/hook', '6to4'],
+    ['https://[64:ff9b::a00:1]/hook', 'private'],
+    ['https://[2002:a00:1::]/hook', 'private'],
   ])('refuses %s, an internal address literal (%s)', async (url, range) => {
     const { api_key } = await workspace();
     const response = await create(api_key, url);
@@ -114,7 +115,7 @@ describe('the SSRF guard at creation', () => {
     ['mixed.crm.test', '127.0.0.1 (loopback)'],
     ['metadata.crm.test', '169.254.169.254 (linkLocal)'],
     ['mapped.crm.test', '::ffff:192.168.1.10 (private)'],
-    ['ula.crm.test', 'fd00:ec2::254 (uniqueLocal)'],
+    ['ula.crm.test', 'fd00:ec2::254 (metadata)'],
   ])('refuses %s, a name that resolves to an internal address', async (host, detail) => {
     const { api_key } = await workspace();
     const response = await create(api_key, `https://${host}/hook`);
@@ -143,10 +144,12 @@ describe('the SSRF guard at creation', () => {
     });
   });
 
-  it('lets private targets through when WEBHOOK_ALLOW_PRIVATE_TARGETS is on', async () => {
-    const guard = createTargetGuard({ allowPrivate: true, resolve: resolveTestDns });
+  it('lets the internal hosts of WEBHOOK_ALLOWED_HOSTS through, and only those; never link-local or metadata addresses', async () => {
+    const guard = createTargetGuard({ allowedHosts: ['127.0.0.1', 'internal.crm.test', '169.254.169.254'], resolve: resolveTestDns });
     expect(await guard.refusal('https://127.0.0.1:8443/hook')).toBeNull();
     expect(await guard.refusal('https://internal.crm.test/hook')).toBeNull();
+    expect(await guard.refusal('https://10.0.0.5/hook')).toBe('10.0.0.5 is an internal address (private)');
+    expect(await guard.refusal('https://169.254.169.254/latest/meta-data')).toBe('169.254.169.254 is an internal address (linkLocal)');
     expect(await guard.refusal('http://127.0.0.1/hook')).toBe('must be an https URL');
   });
 });

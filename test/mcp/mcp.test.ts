@@ -2,6 +2,7 @@
 // transports (Streamable HTTP at /mcp, HTTP+SSE at /mcp/sse). Proves the tool list and each tool, that a
 // tool answers what GraphQL answers, workspace isolation, scopes, 401 before any session, the Origin
 // check, session binding to the key, and error results carrying the spec's error object.
+import { LOCAL_RECEIVER_HOSTS } from '../support/webhookReceiver.js';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,7 @@ let main: Awaited<ReturnType<typeof serve>>;
 
 beforeAll(async () => {
   // Webhook tools point at a closed port on this machine: private targets are allowed here, and nothing listens.
-  harness = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: true }) });
+  harness = await openHarness({ webhookTargets: createTargetGuard({ allowedHosts: LOCAL_RECEIVER_HOSTS }) });
   main = await serve({ allowedOrigins: [ALLOWED_ORIGIN] });
 });
 

@@ -39,7 +39,7 @@ async function asService<T>(work: (fetch: (key: string, query: string) => Promis
     version: '0.1.0',
     logger,
     messaging: TEST_MESSAGING,
-    webhookTargets: createTargetGuard({ allowPrivate: false }),
+    webhookTargets: createTargetGuard(),
     publicBaseUrl: 'https://crm.example.test',
   });
   const { yoga } = createApp(services, { graphiql: false, logger });

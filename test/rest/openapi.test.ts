@@ -295,7 +295,7 @@ beforeAll(async () => {
   // This file sends several hundred requests with one key within a minute.
   h = await openHarness({
     rateLimitPerMinute: 10_000,
-    webhookTargets: createTargetGuard({ allowPrivate: false, resolve: resolveTestDns }),
+    webhookTargets: createTargetGuard({ resolve: resolveTestDns }),
   });
   seed = await seedWorkspace(h);
   records = await createRecords();

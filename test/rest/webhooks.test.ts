@@ -8,7 +8,7 @@ import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { PUBLIC_TEST_RECEIVER, resolveTestDns, workspacesCleanedAfterFile } from '../support/webhooks.js';
 import { expectError, getJson, operationResult, postJson, sendJson } from './fixtures.js';
 
-const h = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: false, resolve: resolveTestDns }) });
+const h = await openHarness({ webhookTargets: createTargetGuard({ resolve: resolveTestDns }) });
 const RECEIVER = PUBLIC_TEST_RECEIVER;
 const EVENTS = ['message.received', 'message.status'];
 

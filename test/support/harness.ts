@@ -88,7 +88,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     messaging: { ...TEST_MESSAGING, ...options.messaging },
     agent: options.agent,
-    webhookTargets: options.webhookTargets ?? createTargetGuard({ allowPrivate: false }),
+    webhookTargets: options.webhookTargets ?? createTargetGuard(),
     publicBaseUrl: 'https://crm.example.test',
   });
   const edge = createEdge(

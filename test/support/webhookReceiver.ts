@@ -10,6 +10,9 @@ import { generate } from 'selfsigned';
 
 export type TestCertificate = { key: string; cert: string };
 
+/** The hosts a test receiver listens on, for the SSRF guard's allow-list (WEBHOOK_ALLOWED_HOSTS). */
+export const LOCAL_RECEIVER_HOSTS = ['127.0.0.1', 'localhost'];
+
 let certificate: Promise<TestCertificate> | undefined;
 
 /** A self-signed certificate for 127.0.0.1, ::1 and localhost; its cert is also the CA to trust. */

@@ -5,7 +5,7 @@
 // database deliver each event once.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openHarness, openTestDatabase } from '../support/harness.js';
-import { startReceiver, type Answer, type ReceivedRequest, type Receiver } from '../support/webhookReceiver.js';
+import { startReceiver, type Answer, type ReceivedRequest, type Receiver, LOCAL_RECEIVER_HOSTS } from '../support/webhookReceiver.js';
 import { envelopeProblems, recordMessageEvents, takeTurnsWithOtherWorkerFiles, testDeliveryOptions } from '../support/webhooks.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../workers/webhooks/worker.js';
@@ -14,7 +14,7 @@ import { createLogger } from '../../infra/observability/logger.js';
 import type { Services } from '../../resolvers/shared/context.js';
 
 takeTurnsWithOtherWorkerFiles();
-const h = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: true }) });
+const h = await openHarness({ webhookTargets: createTargetGuard({ allowedHosts: LOCAL_RECEIVER_HOSTS }) });
 const logger = createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
 
 type Delivery = {

@@ -59,9 +59,9 @@ function watchSockets() {
   return seen;
 }
 
-async function sender(resolve: (hostname: string) => Promise<LookupAddress[]>, allowPrivate = false) {
+async function sender(resolve: (hostname: string) => Promise<LookupAddress[]>, allowedHosts: string[] = []) {
   const created = createSender({
-    guard: createTargetGuard({ allowPrivate, resolve }),
+    guard: createTargetGuard({ allowedHosts, resolve }),
     timeoutMs: 2000,
     userAgent: 'test',
     extraCa: [(await testCertificate()).cert],
@@ -91,14 +91,21 @@ describe('classifying addresses', () => {
     ['::', 'unspecified'],
     ['fe80::1', 'linkLocal'],
     ['fc00::1', 'uniqueLocal'],
-    ['fd00:ec2::254', 'uniqueLocal'],
+    ['fd00:ec2::254', 'metadata'],
+    ['100.100.100.200', 'metadata'],
     ['ff02::1', 'multicast'],
     ['::ffff:127.0.0.1', 'loopback'],
     ['::ffff:10.0.0.1', 'private'],
     ['::ffff:169.254.169.254', 'linkLocal'],
-    ['64:ff9b::a00:1', 'rfc6052'],
-    ['2002:a00:1::', '6to4'],
-    ['2001::1', 'teredo'],
+    ['::127.0.0.1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['64:ff9b::a00:1', 'private'],
+    ['64:ff9b::808:808', null],
+    ['2002:a00:1::', 'private'],
+    ['2002:808:808::1', null],
+    ['2001:0:808:808::f5ff:fffe', 'private'],
+    ['2001:0:808:808::f7f7:f7f7', null],
     ['not-an-ip', 'invalid'],
   ])('%s is %s', (address, range) => {
     expect(internalRange(address)).toBe(range);
@@ -139,19 +146,26 @@ describe('the SSRF guard at connect time', () => {
     const dns = stubDns({});
     const sockets = watchSockets();
     const client = await sender(dns.resolve);
-    for (const url of ['https://10.1.2.3/hook', 'https://[::1]:8443/hook', 'https://[::ffff:7f00:1]/hook', 'https://169.254.169.254/']) {
+    const literals = [
+      'https://10.1.2.3/hook',
+      'https://[::1]:8443/hook',
+      'https://[::ffff:7f00:1]/hook',
+      'https://[::127.0.0.1]/',
+      'https://169.254.169.254/',
+    ];
+    for (const url of literals) {
       expect((await client.send(request(url))).error).toMatch(/^refused: .* is an internal address/);
     }
     expect(dns.asked).toEqual([]);
     expect(sockets.created).toBe(0);
   });
 
-  it('connects through the guarded lookup when private targets are allowed (development setting)', async () => {
+  it('connects through the guarded lookup to a host of WEBHOOK_ALLOWED_HOSTS (a development receiver)', async () => {
     const receiver = await startReceiver({ secrets: ['whsec_test'] });
     onTestFinished(() => receiver.close());
     const dns = stubDns({ localhost: ['127.0.0.1'] });
     const port = new URL(receiver.url).port;
-    const result = await (await sender(dns.resolve, true)).send(request(`https://localhost:${port}/webhooks`));
+    const result = await (await sender(dns.resolve, ['localhost'])).send(request(`https://localhost:${port}/webhooks`));
     expect(result).toMatchObject({ succeeded: true, status_code: 200 });
     expect(dns.asked).toEqual(['localhost']);
     expect(receiver.requests[0]?.signatureValid).toBe(true);
@@ -160,7 +174,7 @@ describe('the SSRF guard at connect time', () => {
 
 describe('DNS rebinding between creation and delivery', async () => {
   const dns = stubDns({ 'hooks.crm.test': ['93.184.215.14'] });
-  const h = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: false, resolve: dns.resolve }) });
+  const h = await openHarness({ webhookTargets: createTargetGuard({ resolve: dns.resolve }) });
 
   it('refuses every delivery attempt once the name resolves to an internal address', async () => {
     const trap = await startTrap();

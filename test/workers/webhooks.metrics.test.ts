@@ -4,7 +4,7 @@
 // the failed attempts counted by reason (one time-out, then one 503 per event).
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openHarness } from '../support/harness.js';
-import { startReceiver, type Answer } from '../support/webhookReceiver.js';
+import { startReceiver, type Answer, LOCAL_RECEIVER_HOSTS } from '../support/webhookReceiver.js';
 import { recordMessageEvents, takeTurnsWithOtherWorkerFiles, testDeliveryOptions } from '../support/webhooks.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { createLogger } from '../../infra/observability/logger.js';
@@ -12,7 +12,7 @@ import { startMetricsServer } from '../../infra/observability/metricsServer.js';
 import { startDeliveryWorker } from '../../workers/webhooks/worker.js';
 
 takeTurnsWithOtherWorkerFiles();
-const h = await openHarness({ webhookTargets: createTargetGuard({ allowPrivate: true }) });
+const h = await openHarness({ webhookTargets: createTargetGuard({ allowedHosts: LOCAL_RECEIVER_HOSTS }) });
 const metrics = await startMetricsServer('127.0.0.1', 0);
 afterAll(() => metrics.close());
 

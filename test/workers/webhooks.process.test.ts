@@ -122,7 +122,7 @@ async function seededDelivery(count: number, answer?: Receiver['answer']) {
     LOG_LEVEL: 'warn',
     METRICS_PORT: '0',
     WEBHOOK_WORKERS: 'true',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
     WEBHOOK_CA_FILE: caFile,
     WEBHOOK_CONCURRENCY: '16',
     WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '16',
