@@ -34,9 +34,11 @@ export function createApp(services: Services, options: AppOptions) {
   const gateway = createGateway();
   const defaults = loadSettings({});
   const edge = options.edge ?? createEdge(defaults, { logger: options.logger });
+  const authenticate = createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs });
   const mcp = useMcp(gateway, {
     allowedOrigins: [],
-    sessions: { maxPerKey: edge.mcpMaxSessionsPerKey },
+    sessions: edge.mcpSessions,
+    keyStillValid: async (credential) => (await authenticate(credential)) !== null,
     ...options.mcp,
     name: SERVICE_NAME,
     version: services.version,
@@ -69,7 +71,7 @@ export function createApp(services: Services, options: AppOptions) {
       useHealthRoute(gateway),
       useProviderCallback(gateway),
       useCalendarFeedRoute(gateway),
-      useAuthentication(createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs }), { graphiql: options.graphiql }),
+      useAuthentication(authenticate, { graphiql: options.graphiql }),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
       useTransportInput(),

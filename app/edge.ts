@@ -23,14 +23,15 @@ export type EdgeSettings = Pick<
   | 'GRAPHQL_MAX_DEPTH'
   | 'GRAPHQL_MAX_COST'
   | 'MCP_MAX_SESSIONS_PER_KEY'
+  | 'MCP_SESSION_IDLE_MS'
   | 'TRUST_PROXY'
 >;
 
 export type Edge = {
   beforeAuthentication: Plugin[];
   afterAuthentication: Plugin[];
-  /** The cap on concurrent MCP sessions per key, enforced by the MCP session registry. */
-  mcpMaxSessionsPerKey: number;
+  /** The MCP session registry's cap per key and idle time. */
+  mcpSessions: { maxPerKey: number; idleMs: number };
   /** How long an API key's authentication is remembered (resolvers/workspace/apiKeyAuthenticator.ts). */
   apiKeyCacheMs: number;
 };
@@ -50,7 +51,7 @@ export function createEdge(settings: EdgeSettings, dependencies: { logger: Logge
       }),
       ...useGraphQLLimits({ maxDepth: settings.GRAPHQL_MAX_DEPTH, maxCost: settings.GRAPHQL_MAX_COST }),
     ],
-    mcpMaxSessionsPerKey: settings.MCP_MAX_SESSIONS_PER_KEY,
+    mcpSessions: { maxPerKey: settings.MCP_MAX_SESSIONS_PER_KEY, idleMs: settings.MCP_SESSION_IDLE_MS },
     apiKeyCacheMs: settings.API_KEY_CACHE_SECONDS * 1000,
   };
 }

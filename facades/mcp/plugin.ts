@@ -15,7 +15,7 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { schema } from '../../schema/index.js';
 import type { Gateway } from '../core/gateway.js';
 import { jsonRpcError } from './jsonRpcError.js';
-import { SessionRegistry, type SessionLimits } from './sessions.js';
+import { FULL_RETRY_AFTER_SECONDS, SessionRegistry, type KeyCheck, type SessionLimits } from './sessions.js';
 import { SseServerTransport } from './sseTransport.js';
 import { authInfoFor, createToolServer, prepareTools } from './toolServer.js';
 import { FACADE_TABLE } from '../operations/index.js';
@@ -27,15 +27,21 @@ export type McpOptions = {
   /** The server's name and version, as initialize answers them. */
   name: string;
   version: string;
-  /** The cap per key comes from the settings (MCP_MAX_SESSIONS_PER_KEY), its one source. */
-  sessions: Pick<SessionLimits, 'maxPerKey'> & Partial<SessionLimits>;
+  /** From the settings (MCP_MAX_SESSIONS_PER_KEY, MCP_SESSION_IDLE_MS), their one source. */
+  sessions: SessionLimits;
+  /** Whether a session's key still authenticates; a revoked key's sessions are closed. */
+  keyStillValid: KeyCheck;
 };
 
-const IDLE_MS = 30 * 60_000;
+/** The key a session belongs to, and its bearer credential, for the revocation sweep. */
+function ownerOf(request: Request, actor: Actor) {
+  const credential = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+  return { keyId: actor.keyId, credential };
+}
 
 export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin; sessions: SessionRegistry } {
   const tools = prepareTools(FACADE_TABLE, schema);
-  const sessions = new SessionRegistry({ idleMs: IDLE_MS, ...options.sessions });
+  const sessions = new SessionRegistry(options.sessions, options.keyStillValid);
   const allowedOrigins = new Set(options.allowedOrigins);
   const newServer = () => createToolServer(tools, gateway, options.version, options.name);
   const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found');
@@ -52,7 +58,7 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
     const server = newServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => sessions.add(id, actor.keyId, server, { kind: 'streamable', transport }),
+      onsessioninitialized: (id) => sessions.add(id, ownerOf(request, actor), server, { kind: 'streamable', transport }),
     });
     await server.connect(transport);
     const response = await transport.handleRequest(request, { authInfo });
@@ -65,7 +71,7 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
     if (request.method !== 'GET') return notAllowed('GET');
     const transport = new SseServerTransport(MCP_PATHS.messages, request.signal);
     const server = newServer();
-    sessions.add(transport.sessionId, actor.keyId, server, { kind: 'sse', transport });
+    sessions.add(transport.sessionId, ownerOf(request, actor), server, { kind: 'sse', transport });
     await server.connect(transport);
     return transport.response;
   }
@@ -93,16 +99,12 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
           endResponse(errorResponse(403, 'ORIGIN_NOT_ALLOWED', `Origin ${origin} is not allowed`, { requestId }));
           return;
         }
-        if (opensSession(path, request) && !sessions.hasRoomFor(actor.keyId)) {
+        if (opensSession(path, request) && !(await sessions.makeRoomFor(actor.keyId))) {
           endResponse(
-            errorResponse(
-              429,
-              'RATE_LIMITED',
-              'This API key has too many open MCP sessions; close one (DELETE /mcp) or wait for one to expire',
-              {
-                requestId,
-              },
-            ),
+            errorResponse(429, 'RATE_LIMITED', 'Every MCP session this API key may hold is an open SSE stream; close one or retry later', {
+              requestId,
+              headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
+            }),
           );
           return;
         }

@@ -67,6 +67,7 @@ const schema = z
     REDIS_URL: z.string().url().optional(),
     REDIS_KEY_PREFIX: z.string().min(1).default('messaging-crm'),
     MCP_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).default(5),
+    MCP_SESSION_IDLE_MS: milliseconds.default(5 * 60_000),
     METRICS_HOST: z.string().default('127.0.0.1'),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),

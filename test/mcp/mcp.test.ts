@@ -22,6 +22,7 @@ import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { createEdge } from '../../app/edge.js';
 import { loadSettings } from '../../infra/config/settings.js';
 import type { CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
+import { createApiKey, revokeApiKey } from '../../resolvers/workspace/apiKeys.js';
 
 const TOOLS = FACADE_TABLE.flatMap((entry) => (entry.mcp ? [{ ...entry.mcp, operation: entry.operation }] : []));
 
@@ -33,10 +34,10 @@ const servers: { app: App; http: HttpServer; base: string }[] = [];
 const clients: { client: Client; transport: StreamableHTTPClientTransport | SSEClientTransport }[] = [];
 
 /** The service on a real port, with the MCP settings under test. */
-async function serve(mcp: NonNullable<Parameters<typeof createApp>[1]['mcp']>) {
+async function serve(mcp: NonNullable<Parameters<typeof createApp>[1]['mcp']>, settings: Partial<ReturnType<typeof loadSettings>> = {}) {
   const logger = createLogger('silent');
   // The tests call every tool over both transports with one key each: more than 100 requests a minute.
-  const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 100_000 }, { logger });
+  const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 100_000, ...settings }, { logger });
   const app = createApp(harness.services, { graphiql: false, logger, edge, mcp });
   const http = createServer(app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -56,7 +57,9 @@ beforeAll(async () => {
 /** Streamable HTTP sessions outlive their client until deleted, as the protocol says; tests delete theirs. */
 afterEach(async () => {
   for (const { client, transport } of clients.splice(0)) {
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) await transport.terminateSession();
+    // A session the server already closed (evicted, idle, revoked) answers 404 to the DELETE: nothing left to end.
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId)
+      await transport.terminateSession().catch(() => undefined);
     await client.close();
   }
 });
@@ -449,7 +452,7 @@ describe('authentication, origin and sessions', () => {
   let server: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => {
     workspace = await harness.workspace();
-    server = await serve({ allowedOrigins: [ALLOWED_ORIGIN], sessions: { maxPerKey: MAX_SESSIONS_PER_KEY } });
+    server = await serve({ allowedOrigins: [ALLOWED_ORIGIN] }, { MCP_MAX_SESSIONS_PER_KEY: MAX_SESSIONS_PER_KEY });
   });
   /** Sessions close asynchronously when their client goes; counts are read once the previous test's are gone. */
   const settledSessionCount = async () => {
@@ -568,17 +571,54 @@ describe('authentication, origin and sessions', () => {
     expect((await post({ authorization: `Bearer ${workspace.api_key}` }, initialize, endpoint)).status).toBe(404);
   });
 
-  it(`limits a key to ${MAX_SESSIONS_PER_KEY} open sessions (429), counting both transports`, async () => {
+  it(`never locks a key out: ten clients that never close, and an eleventh still connects; the key holds at most ${MAX_SESSIONS_PER_KEY}`, async () => {
     const key = await harness.key(workspace.workspace_id, ['customers']);
-    for (let opened = 0; opened < MAX_SESSIONS_PER_KEY; opened += 1) {
-      await connect(TRANSPORT_NAMES[opened % 2]!, key, { base: server.base });
-    }
+    const abandoned: Client[] = [];
+    for (let opened = 0; opened < 10; opened += 1) abandoned.push(await connect('Streamable HTTP', key, { base: server.base }));
+    expect(server.app.mcpSessions.size).toBeLessThanOrEqual(MAX_SESSIONS_PER_KEY);
+    const latest = await connect('Streamable HTTP', key, { base: server.base });
+    expect((await latest.listTools()).tools.length).toBeGreaterThan(0);
+    // The most recent sessions are the ones kept: the previous client still works, the first one gave way.
+    expect((await abandoned.at(-1)!.listTools()).tools.length).toBeGreaterThan(0);
+    await expect(abandoned[0]!.listTools()).rejects.toThrow();
+  });
+
+  it('answers 429 RATE_LIMITED with Retry-After, on both transports, only when every session of the key is a live SSE stream', async () => {
+    const key = await harness.key(workspace.workspace_id, ['customers']);
+    for (let opened = 0; opened < MAX_SESSIONS_PER_KEY; opened += 1) await connect('SSE', key, { base: server.base });
     const refused = await post({ authorization: `Bearer ${key}` });
     expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
     expect(await refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
     await expect(connect('SSE', key, { base: server.base })).rejects.toThrow(/429/);
     const otherKey = await post({ authorization: `Bearer ${workspace.api_key}` });
     expect(otherKey.status).toBe(200);
     await otherKey.body?.cancel();
+  });
+});
+
+describe('sessions that outlive their use', () => {
+  it("closes a revoked key's sessions, its open SSE stream included, and Streamable HTTP sessions left idle", async () => {
+    const quick = await serve({ allowedOrigins: [] }, { MCP_SESSION_IDLE_MS: 300, API_KEY_CACHE_SECONDS: 0 });
+    const workspace = await harness.workspace();
+    const idle = await connect('Streamable HTTP', workspace.api_key, { base: quick.base });
+    await expect.poll(() => quick.app.mcpSessions.size, { timeout: 5000 }).toBe(0);
+    await expect(idle.listTools()).rejects.toThrow();
+
+    const revokedKey = await createApiKey(harness.db.prisma, {
+      workspaceId: workspace.workspace_id,
+      name: 'revoked',
+      scopes: ['customers'],
+    });
+    const stream = await fetch(`${quick.base}/mcp/sse`, {
+      headers: { authorization: `Bearer ${revokedKey.api_key}`, accept: 'text/event-stream' },
+    });
+    const reader = stream.body!.getReader();
+    await reader.read();
+    expect(quick.app.mcpSessions.size).toBe(1);
+    await revokeApiKey(harness.db.prisma, workspace.workspace_id, revokedKey.key.id);
+    await expect.poll(() => quick.app.mcpSessions.size, { timeout: 5000 }).toBe(0);
+    // The stream ends: the client reads to its end instead of waiting forever.
+    while (!(await reader.read()).done);
   });
 });
