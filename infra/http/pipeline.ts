@@ -8,11 +8,16 @@ import { requestState } from './requestState.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 
+/** A request id for an answer that has none yet (the transport answers before the pipeline runs). */
+export function newRequestId(): string {
+  return `req_${randomUUID()}`;
+}
+
 export function useRequestId(): Plugin {
   return {
     onRequest({ request }) {
       const incoming = request.headers.get('x-request-id');
-      requestState(request).requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : `req_${randomUUID()}`;
+      requestState(request).requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : newRequestId();
     },
     onResponse({ request, response }) {
       response.headers.set('x-request-id', requestState(request).requestId);

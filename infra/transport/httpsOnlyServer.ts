@@ -7,6 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Server as TlsServer, type TLSSocket } from 'node:tls';
 import { errorBody } from '../http/errorResponse.js';
+import { newRequestId } from '../http/pipeline.js';
 
 const TLS_HANDSHAKE_RECORD = 0x16;
 
@@ -58,7 +59,8 @@ export function createHttpsOnlyServer(options: HttpsOnlyServerOptions): HttpsOnl
     const begun = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent;
     if (socket.writable && !begun) {
       const [status, code, message] = clientErrorAnswer(error.code, options.requestTimeoutMs);
-      socket.end(rawResponse(status, JSON.stringify(errorBody(code, message))));
+      const requestId = newRequestId();
+      socket.end(rawResponse(status, JSON.stringify(errorBody(code, message, { requestId })), requestId));
     }
     socket.destroy();
   });
@@ -142,20 +144,23 @@ function clientErrorAnswer(errorCode: string | undefined, requestTimeoutMs: numb
 }
 
 function refuse(response: ServerResponse, status: number, code: string, message: string) {
-  const body = JSON.stringify(errorBody(code, message));
+  const requestId = newRequestId();
+  const body = JSON.stringify(errorBody(code, message, { requestId }));
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
     'content-length': Buffer.byteLength(body),
     connection: 'close',
   });
   response.end(body);
 }
 
-function rawResponse(status: number, body: string): string {
+function rawResponse(status: number, body: string, requestId: string): string {
   const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status] ?? 'Error';
   return [
     `HTTP/1.1 ${status} ${reason}`,
     'content-type: application/json; charset=utf-8',
+    `x-request-id: ${requestId}`,
     `content-length: ${Buffer.byteLength(body)}`,
     'connection: close',
     '',

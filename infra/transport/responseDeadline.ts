@@ -5,6 +5,8 @@
 // deadline passes is not interrupted; its late response is discarded.
 import { createServerAdapter } from '@whatwg-node/server';
 import { errorResponse } from '../http/errorResponse.js';
+import { newRequestId } from '../http/pipeline.js';
+import { requestState } from '../http/requestState.js';
 
 export type FetchHandler = (request: Request, context: Record<string, unknown>) => Response | Promise<Response>;
 
@@ -14,7 +16,14 @@ export function withResponseDeadline(handler: FetchHandler, deadlineMs: number):
       let late = false;
       const timer = setTimeout(() => {
         late = true;
-        resolve(errorResponse(503, 'SERVICE_UNAVAILABLE', `The service did not answer within ${deadlineMs} ms; try again`));
+        // The id the pipeline gave the request, when it got that far, so the answer matches the request's log line.
+        const requestId = requestState(request).requestId || newRequestId();
+        resolve(
+          errorResponse(503, 'SERVICE_UNAVAILABLE', `The service did not answer within ${deadlineMs} ms; try again`, {
+            requestId,
+            headers: { 'x-request-id': requestId },
+          }),
+        );
       }, deadlineMs);
       Promise.resolve()
         .then(() => handler(request, context))

@@ -80,8 +80,9 @@ describe('plain HTTP on the same port', () => {
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toContain('application/json');
     expect(JSON.parse(answer.body)).toEqual({
-      error: { code: 'HTTPS_REQUIRED', message: expect.stringContaining('HTTPS only') },
+      error: { code: 'HTTPS_REQUIRED', message: expect.stringContaining('HTTPS only'), request_id: answer.headers['x-request-id'] },
     });
+    expect(answer.headers['x-request-id']).toMatch(/^req_/);
     // Every request that reaches the application is logged with its request id; this one is not.
     const reached = 'https-probe-000000001';
     await httpsFetch(server.port, '/health', { caFile, headers: { 'x-request-id': reached } });
@@ -101,7 +102,7 @@ describe('requests Node itself refuses', () => {
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
-      error: { code: 'VALIDATION_ERROR', message: 'Malformed HTTP request' },
+      error: { code: 'VALIDATION_ERROR', message: 'Malformed HTTP request', request_id: expect.stringMatching(/^req_/) },
     });
   });
 
@@ -117,7 +118,11 @@ describe('requests Node itself refuses', () => {
     });
     expect(raw).toMatch(/^HTTP\/1\.1 408 /);
     expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
-      error: { code: 'REQUEST_TIMEOUT', message: `The request was not received within ${REQUEST_TIMEOUT_MS} ms` },
+      error: {
+        code: 'REQUEST_TIMEOUT',
+        message: `The request was not received within ${REQUEST_TIMEOUT_MS} ms`,
+        request_id: /x-request-id: (req_\S+)/.exec(raw)?.[1],
+      },
     });
   });
 });
