@@ -12,34 +12,37 @@ export function violatesConstraint(error: unknown, constraint: string): boolean 
 }
 
 /** A unique index refused the write (Prisma's P2002): the fields it covers. The drivers report only the index
- * name (`tags_company_id_name_key`, Prisma's naming: table, columns, `_key`), read back into the model's fields. */
+ * name (`tags_company_id_name_key`, Prisma's naming: table, columns, `_key`; PGlite only inside its message), read
+ * back into the model's fields. */
 export function uniqueViolation(error: unknown): { fields: string[] } | null {
-  const candidate = error as {
-    code?: unknown;
-    meta?: { modelName?: string; driverAdapterError?: { cause?: AdapterCause & { table?: string } } };
-  };
+  const candidate = error as { code?: unknown; meta?: { modelName?: string; driverAdapterError?: { cause?: AdapterCause } } };
   if (candidate?.code !== 'P2002') return null;
   const cause = candidate.meta?.driverAdapterError?.cause;
+  const index = cause?.constraint?.index ?? /unique constraint "([^"]+)"/.exec(cause?.originalMessage ?? '')?.[1];
   const model = candidate.meta?.modelName;
-  const index = cause?.constraint?.index;
-  return { fields: model && cause?.table && index ? indexFields(model, cause.table, index) : [] };
+  return { fields: model && index ? indexFields(model, index) : [] };
 }
 
 const MODELS = getDatamodel().datamodel.models;
 
-function indexFields(model: string, table: string, index: string): string[] {
-  if (!index.startsWith(`${table}_`) || !index.endsWith('_key')) return [];
-  const names = (MODELS[model]?.fields ?? [])
-    .filter((field) => field.kind === 'scalar')
-    .map((field) => field.name)
-    .sort((a, b) => b.length - a.length);
-  const fields: string[] = [];
-  let rest = index.slice(table.length + 1, -'_key'.length);
-  while (rest) {
-    const name = names.find((candidate) => rest === candidate || rest.startsWith(`${candidate}_`));
-    if (!name) return [];
-    fields.push(name);
-    rest = rest.slice(name.length + 1);
+/** The model's fields an index name lists after its table name, whichever underscore ends the table name. */
+function indexFields(model: string, index: string): string[] {
+  if (!index.endsWith('_key')) return [];
+  const names = (MODELS[model]?.fields ?? []).filter((field) => field.kind === 'scalar').map((field) => field.name);
+  const columns = index.slice(0, -'_key'.length);
+  for (let end = columns.indexOf('_'); end !== -1; end = columns.indexOf('_', end + 1)) {
+    const fields = splitIntoFields(columns.slice(end + 1), names);
+    if (fields) return fields;
   }
-  return fields;
+  return [];
+}
+
+function splitIntoFields(text: string, names: readonly string[]): string[] | null {
+  if (text === '') return [];
+  for (const name of names) {
+    if (text !== name && !text.startsWith(`${name}_`)) continue;
+    const rest = splitIntoFields(text.slice(name.length + 1), names);
+    if (rest) return [name, ...rest];
+  }
+  return null;
 }

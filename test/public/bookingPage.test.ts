@@ -109,7 +109,7 @@ describe('GET /book/<public_id>', () => {
   });
 
   it('answers an unknown or malformed public id with a 404 page under the same headers', async () => {
-    for (const path of ['/book/no-such-page-here', '/book/%E0%A4%A', `/book/${'x'.repeat(200)}`]) {
+    for (const path of ['/book/no-such-page-here', '/book/%E0%A4%A', `/book/${'x'.repeat(200)}`, '/book/%00']) {
       const response = await h.fetch(path);
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -111,7 +111,13 @@ describe('calendar feed', async () => {
   });
 
   it('answers 404 for an unknown or malformed token', async () => {
-    for (const path of ['/calendar/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics', '/calendar/short.ics', '/calendar/%00.ics']) {
+    for (const path of [
+      '/calendar/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics',
+      '/calendar/short.ics',
+      '/calendar/%00.ics',
+      '/calendar/%E0%A4%A.ics',
+      '/calendar/a.b.ics',
+    ]) {
       expect((await harness.fetch(path)).status).toBe(404);
     }
   });

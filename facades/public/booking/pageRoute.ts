@@ -53,8 +53,9 @@ export function useBookingPage(gateway: Gateway): Plugin {
       });
       const booking = (result.data as BookingPageGetQuery | null | undefined)?.bookingPage;
       if (booking) return endResponse(page(200, renderBookingPage(publicId, booking)));
-      const status = executionFailure(result)?.status ?? 500;
-      endResponse(page(status === 404 ? 404 : 500, renderProblemPage(status)));
+      // Whatever the id's fault (unknown, or not an id at all), a person sees that there is no such page.
+      const status = (executionFailure(result)?.status ?? 500) < 500 ? 404 : 500;
+      endResponse(page(status, renderProblemPage(status)));
     },
   };
 }

@@ -9,7 +9,8 @@ import { executionFailure, failureResponse } from '../../core/executionFailure.j
 import { requestState } from '../../../infra/http/requestState.js';
 import { renderCalendar } from './icalendar.js';
 
-const FEED_PATH = /^\/calendar\/([^/]+)\.ics$/;
+/** A token is URL-safe base64 text: any other path is no feed (404), without running anything. */
+const FEED_PATH = /^\/calendar\/([A-Za-z0-9_-]+)\.ics$/;
 
 /** The path of the feed a token opens, as calendarFeedTokenRotate hands it out (app/publicUrls.ts). */
 export function calendarFeedPath(token: string): string {
@@ -19,13 +20,17 @@ export function calendarFeedPath(token: string): string {
 export function useCalendarFeedRoute(gateway: Gateway): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
+      if (!url.pathname.startsWith('/calendar/') || request.method !== 'GET') return;
       const match = FEED_PATH.exec(url.pathname);
-      if (!match || request.method !== 'GET') return;
+      if (!match)
+        return endResponse(
+          failureResponse({ status: 404, code: 'NOT_FOUND', message: 'Calendar feed not found' }, requestState(request).requestId),
+        );
       const result = await gateway.execute({
         request,
         document: operation('CalendarFeed'),
         operationName: 'CalendarFeed',
-        variables: { token: decodeURIComponent(match[1] ?? '') },
+        variables: { token: match[1] },
       });
       const failure = executionFailure(result);
       if (failure) return endResponse(failureResponse(failure, requestState(request).requestId));
