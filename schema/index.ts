@@ -9,6 +9,7 @@ import './tag.js';
 import './message.js';
 import './template.js';
 import './providerCallback.js';
+import './inboundFailure.js';
 import './contactMutations.js';
 import './contactChannel.js';
 import './conversationMutations.js';

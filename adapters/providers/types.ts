@@ -57,9 +57,14 @@ export type OutboundContent =
       components: { type: 'header' | 'body'; parameters: TemplateParameter[] }[];
     };
 
+/**
+ * Where a message goes: a phone number (WhatsApp's `to`, the wa_id's digits) or, for a contact whose
+ * number is withheld, its business-scoped user id (WhatsApp's `recipient`).
+ */
+export type Recipient = { kind: 'phone'; id: string } | { kind: 'bsuid'; id: string };
+
 export type OutboundMessage = {
-  /** The contact's provider id (wa_id). */
-  to: string;
+  to: Recipient;
   /** Our message id, echoed back by status callbacks (WhatsApp's biz_opaque_callback_data). */
   reference: string;
   content: OutboundContent;

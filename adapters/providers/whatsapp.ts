@@ -110,7 +110,7 @@ function requestBody(message: OutboundMessage): Record<string, unknown> {
   const common = {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
-    to: message.to,
+    ...(message.to.kind === 'phone' ? { to: message.to.id } : { recipient: message.to.id }),
     biz_opaque_callback_data: message.reference,
   };
   const { content } = message;

@@ -12,10 +12,13 @@ export type AvailabilityWindowInput = {
   weekday: Weekday;
 };
 
-/** phone: an E.164 number; wa_id: a messaging-provider user id; email: an email address. */
+/** phone: an E.164 number; wa_id: a messaging-provider user id; bsuid and parent_bsuid: WhatsApp business-scoped user ids; username: a WhatsApp username; email: an email address. */
 export type ContactChannelType =
+  | 'bsuid'
   | 'email'
+  | 'parent_bsuid'
   | 'phone'
+  | 'username'
   | 'wa_id';
 
 /** A contact to create. At least one of name, phone_number, wa_id or email. */
@@ -508,6 +511,14 @@ export type TemplatesQueryVariables = Exact<{
 
 
 export type TemplatesQuery = { templates: { total: number, templates: Array<{ category: string, id: string, language: string, name: string, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null }> } };
+
+export type InboundFailuresListQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type InboundFailuresListQuery = { inboundFailures: { has_more: boolean, next_cursor: string | null, data: Array<{ created_at: string, id: string, integration_id: string | null, kind: string, payload: unknown, phone_number_id: string | null, reason: string }> } };
 
 export type ProviderCallbackChallengeQueryVariables = Exact<{
   provider: string;

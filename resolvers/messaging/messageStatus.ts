@@ -10,6 +10,7 @@ import type { Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { followMessages } from './campaignRecipients.js';
 import { recordMessageEvent } from './messageEvents.js';
+import { adoptReportedIdentities, bsuid } from '../contacts/channels.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
 const OUTBOUND_STATUSES = ['pending', 'sent', 'failed', 'delivered', 'read'] as const;
@@ -58,14 +59,20 @@ const statusUpdateInput = z.object({
   status: z.enum(DELIVERY_STATUSES),
   reference: uuid.nullable(),
   error: z.object({ code: z.string().max(64), message: z.string().max(1000) }).nullable(),
+  recipientBsuid: bsuid.nullish(),
 });
+
+/** A delivery report, with the business-scoped user id of its recipient when the provider names it. */
+export type ReportedStatus = StatusUpdate & { recipientBsuid?: string | null };
 
 /**
  * Applies a provider's delivery report to the message it names, for the actor's workspace. The message is
  * found by its provider id or, while our own send has not yet recorded that id, by the reference we gave
- * the provider (our message id). Reports about unknown messages are ignored.
+ * the provider (our message id). Reports about unknown messages are ignored. The recipient's business-scoped
+ * user id (`recipient_user_id`), when reported, becomes the contact's BSUID where it has none: a contact
+ * first written to by phone number is then known by its BSUID too.
  */
-export async function applyStatusUpdate(ctx: Context, update: StatusUpdate): Promise<{ applied: boolean }> {
+export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): Promise<{ applied: boolean }> {
   const { workspaceId } = requireActor(ctx);
   const input = parseInput(statusUpdateInput, update);
   return ctx.prisma.$transaction(async (tx) => {
@@ -78,9 +85,13 @@ export async function applyStatusUpdate(ctx: Context, update: StatusUpdate): Pro
           ...(input.reference ? [{ id: input.reference, provider_message_id: null }] : []),
         ],
       },
-      select: { id: true, provider_message_id: true },
+      select: { id: true, provider_message_id: true, conversation: { select: { customer_id: true, provider: true } } },
     });
     if (!message) return { applied: false };
+    if (input.recipientBsuid) {
+      const { customer_id, provider } = message.conversation;
+      await adoptReportedIdentities(tx, workspaceId, customer_id, [{ type: 'bsuid', provider, value: input.recipientBsuid }]);
+    }
     const failure: Partial<Failure> =
       input.status === 'failed' && input.error ? { error_code: input.error.code, error_message: input.error.message } : {};
     const applied = await advanceMessageStatus(tx, workspaceId, message.id, input.status, {

@@ -57,7 +57,7 @@ async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<
       status: true,
       last_message_at: true,
       integration_id: true,
-      customer: { select: { wa_id: true, phone_number: true } },
+      customer: { select: { wa_id: true, phone_number: true, bsuid: true } },
     },
   });
   if (!conversation) throw notFound('Conversation');
@@ -70,7 +70,7 @@ async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<
   const to = messagingAddress(conversation.customer);
   if (!to) {
     throw new DomainError('VALIDATION_ERROR', 'The contact has no messaging address', {
-      conversation_id: 'the contact has neither a wa_id nor a phone number',
+      conversation_id: 'the contact has no wa_id, phone number or business-scoped user id',
     });
   }
   const integration = await conversationIntegration(ctx.prisma, workspaceId, conversation.integration_id);

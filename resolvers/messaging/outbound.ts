@@ -4,7 +4,7 @@
 // event. A provider failure leaves the message recorded as failed, never lost.
 import { z } from 'zod';
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
-import type { MessagingProvider, OutboundContent } from '../../adapters/providers/types.js';
+import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
@@ -37,12 +37,19 @@ export type OutboundSend = OutboundMessage & {
   conversationId: string;
   provider: MessagingProvider;
   /** The contact's provider address. */
-  to: string;
+  to: Recipient;
 };
 
-/** Where the provider reaches a contact: its wa_id, else its phone number without the +; null when it has neither. */
-export function messagingAddress(contact: { wa_id: string | null; phone_number: string | null }): string | null {
-  return contact.wa_id ?? contact.phone_number?.replace(/^\+/, '') ?? null;
+export type AddressableContact = { wa_id: string | null; phone_number: string | null; bsuid: string | null };
+
+/**
+ * Where the provider reaches a contact: its wa_id, else its phone number without the +, else its
+ * business-scoped user id (Meta prefers the phone number when there is one); null when it has none.
+ */
+export function messagingAddress(contact: AddressableContact): Recipient | null {
+  const phone = contact.wa_id ?? contact.phone_number?.replace(/^\+/, '') ?? null;
+  if (phone) return { kind: 'phone', id: phone };
+  return contact.bsuid ? { kind: 'bsuid', id: contact.bsuid } : null;
 }
 
 /** The message of an APPROVED template with every slot filled, or the reason it cannot be sent. */

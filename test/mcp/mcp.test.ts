@@ -136,7 +136,7 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
       expect.arrayContaining(['id', 'name', 'phone_number', 'wa_id', 'email', 'metadata']),
     );
     const add = tools.find((tool) => tool.name === 'contact_channels_add')!;
-    expect(add.inputSchema.properties?.['type']).toMatchObject({ enum: ['email', 'phone', 'wa_id'] });
+    expect(add.inputSchema.properties?.['type']).toMatchObject({ enum: ['bsuid', 'email', 'parent_bsuid', 'phone', 'username', 'wa_id'] });
     expect(add.inputSchema.required).toEqual(['customer_id', 'type', 'value']);
   });
 

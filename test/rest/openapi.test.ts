@@ -558,6 +558,7 @@ const samples = (): Record<string, Sample> => {
       ...delivery(webhooks.failedDeliveryId),
       errors: { INVALID_TRANSITION: { path: { id: webhooks.pendingDeliveryId } } },
     },
+    listInboundFailures: { query: '?limit=5', badQuery: '?cursor=abc' },
     listUsers: {},
     listConversations: { query: '?limit=2&status=open', badQuery: '?limit=abc' },
     searchConversations: { query: '?q=ada', badQuery: '?q=' },

@@ -106,11 +106,18 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     webhooks.add(tracked);
   }
 
+  /** Who a send names: `to` (a phone number) takes precedence over `recipient` (a BSUID), as Graph's does. */
+  function addressee(body: Record<string, any>): string | undefined {
+    const to: unknown = body['to'] ?? body['recipient'];
+    return typeof to === 'string' ? to : undefined;
+  }
+
   function checkSend(body: Record<string, any>) {
-    if (body['messaging_product'] !== 'whatsapp' || typeof body['to'] !== 'string') {
+    const to = addressee(body);
+    if (body['messaging_product'] !== 'whatsapp' || to === undefined) {
       throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter', details: 'messaging_product and to are required' });
     }
-    if (body['to'].startsWith(UNDELIVERABLE_PREFIX)) {
+    if (to.startsWith(UNDELIVERABLE_PREFIX)) {
       throw new GraphFailure({ status: 400, code: 131026, message: 'Message undeliverable', details: 'Message Undeliverable.' });
     }
     if (body['type'] === 'text') {
@@ -156,10 +163,10 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       fake.sends.push({ phoneNumberId: account.phoneNumberId, body });
       const id = providerMessageId();
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: body['to'], wa_id: body['to'] }], messages: [{ id }] }),
-      );
-      reportStatuses(account, id, body['to'], body['biz_opaque_callback_data']);
+      const to = addressee(body)!;
+      const contact = typeof body['to'] === 'string' ? { input: to, wa_id: to } : { input: to, user_id: to };
+      response.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [contact], messages: [{ id }] }));
+      reportStatuses(account, id, to, body['biz_opaque_callback_data']);
       return;
     }
     if (request.method === 'GET' && edge === 'message_templates') {
