@@ -20,7 +20,9 @@ describe(`migration ${IDENTITY}`, async () => {
       db.sql,
       readMigrations().filter((migration) => migration.name < IDENTITY),
     );
-    await db.sql.query(`INSERT INTO workspaces (id, name, public_id, updated_at) VALUES ($1, 'Old', 'old-workspace-public-id', now())`, [WORKSPACE]);
+    await db.sql.query(`INSERT INTO workspaces (id, name, public_id, updated_at) VALUES ($1, 'Old', 'old-workspace-public-id', now())`, [
+      WORKSPACE,
+    ]);
     await db.sql.query(
       `INSERT INTO customers (id, company_id, phone_number, wa_id, updated_at) VALUES
          ($2, $1, NULL, 'US.13491208655302741918', now()),
