@@ -7,6 +7,8 @@ import './contact.js';
 import './conversation.js';
 import './tag.js';
 import './message.js';
+import './messageDetail.js';
+import './conversationMessages.js';
 import './template.js';
 import './providerCallback.js';
 import './inboundFailure.js';

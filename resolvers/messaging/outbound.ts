@@ -8,7 +8,7 @@ import type { MessagingProvider, OutboundContent, Recipient } from '../../adapte
 import { fillTemplate } from '../../adapters/providers/templates.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
-import { advanceMessageStatus } from './messageStatus.js';
+import { advanceMessageStatus, type Failure } from './messageStatus.js';
 import { sendableTemplate } from './templates.js';
 
 /** A template to send: its name, language and the values of its slots in reading order. */
@@ -32,8 +32,12 @@ export type OutboundMessage = {
   template: TemplateRequest | null;
 };
 
+/** Who wrote a message: the contact, a user, an API key, the AI agent or a campaign, and its id. */
+export type MessageSender = { type: 'contact' | 'user' | 'api_key' | 'agent' | 'campaign'; id: string | null };
+
 export type OutboundSend = OutboundMessage & {
   workspaceId: string;
+  sender: MessageSender;
   conversationId: string;
   provider: MessagingProvider;
   /** The contact's provider address. */
@@ -67,7 +71,10 @@ export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<
       conversation_id: send.conversationId,
       direction: 'outbound',
       body: send.body,
+      type: send.template ? 'template' : 'text',
       status: 'pending',
+      sender_type: send.sender.type,
+      sender_id: send.sender.id,
       template_name: send.template?.name ?? null,
       template_language: send.template?.language ?? null,
       template_parameters: send.template ? send.template.parameters : undefined,
@@ -77,9 +84,9 @@ export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<
   return id;
 }
 
-function failureRecord(error: unknown): { error_code: string; error_message: string } {
-  if (error instanceof ProviderError) return { error_code: error.code ?? error.reason, error_message: error.message };
-  return { error_code: 'internal', error_message: 'Unexpected error while sending' };
+function failureRecord(error: unknown): Failure {
+  if (error instanceof ProviderError) return { error_code: error.code ?? error.reason, error_title: error.message };
+  return { error_code: 'internal', error_title: 'Unexpected error while sending' };
 }
 
 export type DispatchOutcome = { sent: true; providerMessageId: string } | { sent: false; error: unknown };
