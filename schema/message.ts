@@ -39,14 +39,25 @@ builder.mutationField('messageSend', (t) =>
   t.field({
     type: MessageSendPayload,
     description:
-      "Sends a free-form body (only within 24 hours of the contact's last inbound message) or an approved template (any time). " +
-      'An Idempotency-Key header makes retries safe.',
+      "Sends a free-form body (only within 24 hours of the contact's last inbound message) or an approved template (any time), " +
+      'on a conversation or to a contact by `to`. An Idempotency-Key header makes retries safe.',
     authScopes: { permission: 'messages' },
     args: {
-      conversation_id: t.arg.id({ required: true }),
+      conversation_id: t.arg.id({ required: false, description: 'The conversation to send on; or give `to`.' }),
+      to: t.arg.string({
+        required: false,
+        description:
+          'First contact: an E.164 phone number or a business-scoped user id. The contact is found or created, and its open ' +
+          'conversation on the integration reused or one opened (a template send only; a body needs an open window).',
+      }),
+      integration_id: t.arg.id({
+        required: false,
+        description: "With `to`: the integration to send through; default the workspace's connected one.",
+      }),
       body: t.arg.string({ required: false }),
       template: t.arg({ type: TemplateSendInput, required: false }),
     },
-    resolve: (_root, args, ctx) => sendMessage(ctx, { ...args, conversation_id: String(args.conversation_id) }),
+    resolve: (_root, args, ctx) =>
+      sendMessage(ctx, { ...args, conversation_id: args.conversation_id?.toString(), integration_id: args.integration_id?.toString() }),
   }),
 );

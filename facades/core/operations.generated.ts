@@ -496,7 +496,9 @@ export type KnowledgeDocumentDeleteMutationVariables = Exact<{
 export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string, title: string } };
 
 export type MessageSendMutationVariables = Exact<{
-  conversation_id: string;
+  conversation_id?: string | null | undefined;
+  to?: string | null | undefined;
+  integration_id?: string | null | undefined;
   body?: string | null | undefined;
   template?: TemplateSendInput | null | undefined;
 }>;
