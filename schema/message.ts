@@ -23,8 +23,19 @@ const MessageSendPayload = builder.objectRef<MessageSendResult>('MessageSendPayl
   fields: (t) => ({ message: t.field({ type: Message, resolve: (payload) => payload.message }) }),
 });
 
+const TemplateButtonInput = builder.inputType('TemplateButtonInput', {
+  description: "The value of a button's variable: a URL button's suffix, a copy-code button's code, a quick reply's payload.",
+  fields: (t) => ({
+    index: t.int({ required: true, description: "The button's position among the template's buttons, from 0." }),
+    sub_type: t.string({ required: true, description: 'url, copy_code or quick_reply.' }),
+    value: t.string({ required: true }),
+  }),
+});
+
 export const TemplateSendInput = builder.inputType('TemplateSendInput', {
-  description: 'An approved template to send, with the values of its variable slots.',
+  description:
+    'An approved template to send, with the values of its variable slots: the flat parameters list, or (messageSend only) ' +
+    'header, body and buttons.',
   fields: (t) => ({
     name: t.string({ required: true }),
     language: t.string({ required: true, description: 'The template language, such as en_US.' }),
@@ -32,6 +43,17 @@ export const TemplateSendInput = builder.inputType('TemplateSendInput', {
       required: false,
       description: "Values in reading order: a media header's https link, the header text's {{n}}, then the body's {{n}}.",
     }),
+    header: t.field({
+      type: 'JSON',
+      required: false,
+      description: "The header variable's text, or the header media {type: image|video|document, link | id}.",
+    }),
+    body: t.field({
+      type: 'JSON',
+      required: false,
+      description: 'The body variables: a list for {{1}}, {{2}} …, or an object by name for named variables ({{first_name}}).',
+    }),
+    buttons: t.field({ type: [TemplateButtonInput], required: false }),
   }),
 });
 

@@ -38,8 +38,22 @@ export type ContactInput = {
   wa_id?: string | null | undefined;
 };
 
-/** An approved template to send, with the values of its variable slots. */
+/** The value of a button's variable: a URL button's suffix, a copy-code button's code, a quick reply's payload. */
+export type TemplateButtonInput = {
+  /** The button's position among the template's buttons, from 0. */
+  index: number;
+  /** url, copy_code or quick_reply. */
+  sub_type: string;
+  value: string;
+};
+
+/** An approved template to send, with the values of its variable slots: the flat parameters list, or (messageSend only) header, body and buttons. */
 export type TemplateSendInput = {
+  /** The body variables: a list for {{1}}, {{2}} …, or an object by name for named variables ({{first_name}}). */
+  body?: unknown;
+  buttons?: Array<TemplateButtonInput> | null | undefined;
+  /** The header variable's text, or the header media {type: image|video|document, link | id}. */
+  header?: unknown;
   /** The template language, such as en_US. */
   language: string;
   name: string;

@@ -15,7 +15,7 @@ import {
   dispatchMessage,
   messagingAddress,
   recordPendingMessage,
-  templateInput,
+  templateSendInput,
   templateMessage,
   type OutboundMessage,
   type OutboundSend,
@@ -36,7 +36,7 @@ const sendInput = z
       .refine((value) => value.trim() !== '', { message: 'must not be empty' })
       .refine((value) => value.length <= MAX_TEXT_LENGTH, { message: `must be at most ${MAX_TEXT_LENGTH} characters` })
       .nullish(),
-    template: templateInput.nullish(),
+    template: templateSendInput.nullish(),
   })
   .superRefine((input, context) => {
     if (!input.body === !input.template) {
@@ -50,7 +50,8 @@ const sendInput = z
     }
   });
 
-export type MessageSendInput = z.input<typeof sendInput>;
+/** What transports pass in, before validation (GraphQL gives a button's sub_type as any string). */
+export type MessageSendInput = { [Field in keyof z.input<typeof sendInput>]?: unknown };
 export type MessageSendResult = { message: MessageView };
 
 function assertWindowOpen(lastInboundAt: Date | null, now: number): void {

@@ -2,27 +2,16 @@
 // (status pending) before the provider is called, the provider is called outside any transaction, and its
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
 // event. A provider failure leaves the message recorded as failed, never lost.
-import { z } from 'zod';
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
+import type { TemplateRequest } from './templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
 import { advanceMessageStatus, type Failure } from './messageStatus.js';
 import { sendableTemplate } from './templates.js';
 
-/** A template to send: its name, language and the values of its slots in reading order. */
-export const templateInput = z.object({
-  name: z.string().regex(/^[a-z0-9_]{1,512}$/, { message: 'must be lowercase letters, digits and underscores' }),
-  language: z.string().regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, { message: 'must be a language tag such as en_US' }),
-  parameters: z
-    .array(z.string().trim().min(1, { message: 'must not be empty' }).max(1024))
-    .max(100)
-    .nullish()
-    .transform((value) => value ?? []),
-});
-
-export type TemplateRequest = z.infer<typeof templateInput>;
+export { templateInput, templateSendInput, type TemplateRequest } from './templateInput.js';
 
 /** What is sent, whoever sends it. */
 export type OutboundMessage = {
@@ -58,9 +47,16 @@ export function messagingAddress(contact: AddressableContact): Recipient | null 
 
 /** The message of an APPROVED template with every slot filled, or the reason it cannot be sent. */
 export async function templateMessage(provider: MessagingProvider, request: TemplateRequest): Promise<OutboundMessage> {
-  const template = await sendableTemplate(provider, request);
-  const filled = fillTemplate(template, request.parameters);
+  const { template, values } = await sendableTemplate(provider, request);
+  const filled = fillTemplate(template, values);
   return { content: filled.content, body: filled.text, template: request };
+}
+
+/** What a template send is stored with: its flat list, or its parts. */
+function storedParameters(template: TemplateRequest) {
+  if (template.parameters.length || (template.header == null && template.body == null && template.buttons == null))
+    return template.parameters;
+  return { header: template.header ?? null, body: template.body ?? null, buttons: template.buttons ?? null };
 }
 
 /** Records the outbound message as pending, in the caller's transaction or on its own; returns its id. */
@@ -77,7 +73,7 @@ export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<
       sender_id: send.sender.id,
       template_name: send.template?.name ?? null,
       template_language: send.template?.language ?? null,
-      template_parameters: send.template ? send.template.parameters : undefined,
+      template_parameters: send.template ? storedParameters(send.template) : undefined,
     },
     select: { id: true },
   });
