@@ -34,6 +34,11 @@ for (const variant of [Customer, CustomerDetail]) {
     company_id: t.exposeID('company_id', { nullable: true }),
     phone_number: t.exposeString('phone_number', { nullable: true, description: 'E.164 format.' }),
     wa_id: t.exposeString('wa_id', { nullable: true, description: 'Messaging-provider identifier of the contact.' }),
+    bsuid: t.exposeString('bsuid', {
+      nullable: true,
+      description: 'WhatsApp business-scoped user id (US.13491208655302741918): the primary bsuid channel.',
+    }),
+    username: t.exposeString('username', { nullable: true, description: 'WhatsApp username, for display: the primary username channel.' }),
     email: t.exposeString('email', { nullable: true }),
     name: t.exposeString('name', { nullable: true }),
     image_url: t.exposeString('image_url', { nullable: true }),

@@ -11,12 +11,14 @@ import {
 } from '../resolvers/contacts/channels.js';
 
 const ChannelType = builder.enumType('ContactChannelType', {
-  description: 'phone: an E.164 number; wa_id: a messaging-provider user id; email: an email address.',
+  description:
+    'phone: an E.164 number; wa_id: a messaging-provider user id; bsuid and parent_bsuid: WhatsApp business-scoped user ids; ' +
+    'username: a WhatsApp username; email: an email address.',
   values: CHANNEL_TYPES,
 });
 
 const ContactChannel = builder.prismaObject('ContactChannel', {
-  description: "One identity of a contact. The primary one of each type is the contact's phone_number, wa_id or email.",
+  description: "One identity of a contact. The primary one of each type is the contact's phone_number, wa_id, bsuid, username or email.",
   fields: (t) => ({
     id: t.exposeID('id'),
     customer_id: t.exposeID('customer_id'),
@@ -37,7 +39,7 @@ const ContactChannelList = builder.objectRef<Awaited<ReturnType<typeof listChann
 builder.queryField('contactChannels', (t) =>
   t.field({
     type: ContactChannelList,
-    description: "A contact's channels (phone numbers, wa_ids and email addresses, per provider).",
+    description: "A contact's channels (phone numbers, wa_ids, business-scoped user ids, usernames and email addresses, per provider).",
     authScopes: { permission: 'customers:read' },
     args: { customer_id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx, info) =>

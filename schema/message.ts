@@ -23,8 +23,19 @@ const MessageSendPayload = builder.objectRef<MessageSendResult>('MessageSendPayl
   fields: (t) => ({ message: t.field({ type: Message, resolve: (payload) => payload.message }) }),
 });
 
+const TemplateButtonInput = builder.inputType('TemplateButtonInput', {
+  description: "The value of a button's variable: a URL button's suffix, a copy-code button's code, a quick reply's payload.",
+  fields: (t) => ({
+    index: t.int({ required: true, description: "The button's position among the template's buttons, from 0." }),
+    sub_type: t.string({ required: true, description: 'url, copy_code or quick_reply.' }),
+    value: t.string({ required: true }),
+  }),
+});
+
 export const TemplateSendInput = builder.inputType('TemplateSendInput', {
-  description: 'An approved template to send, with the values of its variable slots.',
+  description:
+    'An approved template to send, with the values of its variable slots: the flat parameters list, or (messageSend only) ' +
+    'header, body and buttons.',
   fields: (t) => ({
     name: t.string({ required: true }),
     language: t.string({ required: true, description: 'The template language, such as en_US.' }),
@@ -32,6 +43,17 @@ export const TemplateSendInput = builder.inputType('TemplateSendInput', {
       required: false,
       description: "Values in reading order: a media header's https link, the header text's {{n}}, then the body's {{n}}.",
     }),
+    header: t.field({
+      type: 'JSON',
+      required: false,
+      description: "The header variable's text, or the header media {type: image|video|document, link | id}.",
+    }),
+    body: t.field({
+      type: 'JSON',
+      required: false,
+      description: 'The body variables: a list for {{1}}, {{2}} …, or an object by name for named variables ({{first_name}}).',
+    }),
+    buttons: t.field({ type: [TemplateButtonInput], required: false }),
   }),
 });
 
@@ -39,14 +61,25 @@ builder.mutationField('messageSend', (t) =>
   t.field({
     type: MessageSendPayload,
     description:
-      "Sends a free-form body (only within 24 hours of the contact's last inbound message) or an approved template (any time). " +
-      'An Idempotency-Key header makes retries safe.',
+      "Sends a free-form body (only within 24 hours of the contact's last inbound message) or an approved template (any time), " +
+      'on a conversation or to a contact by `to`. An Idempotency-Key header makes retries safe.',
     authScopes: { permission: 'messages' },
     args: {
-      conversation_id: t.arg.id({ required: true }),
+      conversation_id: t.arg.id({ required: false, description: 'The conversation to send on; or give `to`.' }),
+      to: t.arg.string({
+        required: false,
+        description:
+          'First contact: an E.164 phone number or a business-scoped user id. The contact is found or created, and its open ' +
+          'conversation on the integration reused or one opened (a template send only; a body needs an open window).',
+      }),
+      integration_id: t.arg.id({
+        required: false,
+        description: "With `to`: the integration to send through; default the workspace's connected one.",
+      }),
       body: t.arg.string({ required: false }),
       template: t.arg({ type: TemplateSendInput, required: false }),
     },
-    resolve: (_root, args, ctx) => sendMessage(ctx, { ...args, conversation_id: String(args.conversation_id) }),
+    resolve: (_root, args, ctx) =>
+      sendMessage(ctx, { ...args, conversation_id: args.conversation_id?.toString(), integration_id: args.integration_id?.toString() }),
   }),
 );

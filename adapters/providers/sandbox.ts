@@ -25,7 +25,7 @@ export type Sandbox = {
 };
 
 function check(message: OutboundMessage): void {
-  if (message.to.startsWith(UNDELIVERABLE_PREFIX)) {
+  if (message.to.id.startsWith(UNDELIVERABLE_PREFIX)) {
     throw new ProviderError('sandbox', 'recipient', 'Message undeliverable', '131026');
   }
   const { content } = message;

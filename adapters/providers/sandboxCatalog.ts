@@ -1,6 +1,7 @@
 // The sandbox's template catalog: a realistic business account covering every template status, category
-// and component type (HEADER in each format, BODY with {{n}}, FOOTER, BUTTONS with phone, URL and
-// quick-reply buttons), a REJECTED template with its reason and templates with a quality score.
+// and component type (HEADER in each format, BODY with {{n}} or named {{first_name}} variables, FOOTER,
+// BUTTONS with phone, URL (fixed or with a variable), copy-code and quick-reply buttons), a REJECTED
+// template with its reason and templates with a quality score.
 import type { Template } from './types.js';
 
 const SCORED_AT = 1_767_225_600; // 2026-01-01T00:00:00Z, unix seconds as the provider reports it
@@ -133,5 +134,35 @@ export const SANDBOX_TEMPLATES: readonly Template[] = [
     language: 'en_US',
     components: [{ type: 'BODY', text: 'Your delivery {{1}} is on its way.' }],
     quality_score: { score: 'RED', date: SCORED_AT },
+  },
+  {
+    id: '1046381927450122',
+    name: 'order_shipped',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    language: 'en_US',
+    components: [
+      { type: 'HEADER', format: 'IMAGE' },
+      { type: 'BODY', text: 'Hi {{first_name}}, your order {{order_id}} is on its way.' },
+      { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track parcel', url: 'https://shop.example.com/track/{{1}}' }] },
+    ],
+  },
+  {
+    id: '1046381927450123',
+    name: 'coupon_offer',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    language: 'en_US',
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'A gift for {{1}}' },
+      { type: 'BODY', text: 'Enjoy {{1}} off your next order.' },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          { type: 'COPY_CODE', text: 'Copy offer code' },
+          { type: 'QUICK_REPLY', text: 'Not interested' },
+        ],
+      },
+    ],
   },
 ];

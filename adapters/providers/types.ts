@@ -46,20 +46,28 @@ export type Template = {
 };
 
 export type MediaKind = 'image' | 'video' | 'document';
-export type TemplateParameter = { type: 'text'; text: string } | { type: MediaKind; link: string };
+/** A text value (with its variable's name for a NAMED template), a header media by link or id. */
+export type TemplateParameter =
+  { type: 'text'; text: string; parameter_name?: string } | { type: MediaKind; link: string } | { type: MediaKind; id: string };
+/** The value of a button's variable: a URL suffix, a coupon code, or a quick reply's payload. */
+export type ButtonParameter =
+  { type: 'text'; text: string } | { type: 'coupon_code'; coupon_code: string } | { type: 'payload'; payload: string };
+
+export type TemplateComponentParameters =
+  | { type: 'header' | 'body'; parameters: TemplateParameter[] }
+  | { type: 'button'; sub_type: 'url' | 'copy_code' | 'quick_reply'; index: number; parameters: ButtonParameter[] };
 
 export type OutboundContent =
-  | { type: 'text'; body: string }
-  | {
-      type: 'template';
-      name: string;
-      language: string;
-      components: { type: 'header' | 'body'; parameters: TemplateParameter[] }[];
-    };
+  { type: 'text'; body: string } | { type: 'template'; name: string; language: string; components: TemplateComponentParameters[] };
+
+/**
+ * Where a message goes: a phone number (WhatsApp's `to`, the wa_id's digits) or, for a contact whose
+ * number is withheld, its business-scoped user id (WhatsApp's `recipient`).
+ */
+export type Recipient = { kind: 'phone'; id: string } | { kind: 'bsuid'; id: string };
 
 export type OutboundMessage = {
-  /** The contact's provider id (wa_id). */
-  to: string;
+  to: Recipient;
   /** Our message id, echoed back by status callbacks (WhatsApp's biz_opaque_callback_data). */
   reference: string;
   content: OutboundContent;

@@ -13,6 +13,7 @@ import {
   type ProviderIntegration,
   type Template,
   type TemplateComponent,
+  type TemplateComponentParameters,
   type TemplateStatus,
 } from './types.js';
 
@@ -106,11 +107,25 @@ function toTemplate(graph: z.infer<typeof graphTemplate>): Template | null {
   };
 }
 
+/** A component in Meta's request format: media as {type, <type>: {link | id}}, a button's index as a string. */
+function graphComponentOf(component: TemplateComponentParameters): Record<string, unknown> {
+  if (component.type === 'button') {
+    return { type: 'button', sub_type: component.sub_type, index: String(component.index), parameters: component.parameters };
+  }
+  return {
+    type: component.type,
+    parameters: component.parameters.map((parameter) => {
+      if (parameter.type === 'text') return parameter;
+      return { type: parameter.type, [parameter.type]: 'id' in parameter ? { id: parameter.id } : { link: parameter.link } };
+    }),
+  };
+}
+
 function requestBody(message: OutboundMessage): Record<string, unknown> {
   const common = {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
-    to: message.to,
+    ...(message.to.kind === 'phone' ? { to: message.to.id } : { recipient: message.to.id }),
     biz_opaque_callback_data: message.reference,
   };
   const { content } = message;
@@ -121,12 +136,7 @@ function requestBody(message: OutboundMessage): Record<string, unknown> {
     template: {
       name: content.name,
       language: { code: content.language },
-      components: content.components.map((component) => ({
-        type: component.type,
-        parameters: component.parameters.map((parameter) =>
-          parameter.type === 'text' ? parameter : { type: parameter.type, [parameter.type]: { link: parameter.link } },
-        ),
-      })),
+      components: content.components.map(graphComponentOf),
     },
   };
 }

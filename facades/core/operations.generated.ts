@@ -12,10 +12,13 @@ export type AvailabilityWindowInput = {
   weekday: Weekday;
 };
 
-/** phone: an E.164 number; wa_id: a messaging-provider user id; email: an email address. */
+/** phone: an E.164 number; wa_id: a messaging-provider user id; bsuid and parent_bsuid: WhatsApp business-scoped user ids; username: a WhatsApp username; email: an email address. */
 export type ContactChannelType =
+  | 'bsuid'
   | 'email'
+  | 'parent_bsuid'
   | 'phone'
+  | 'username'
   | 'wa_id';
 
 /** A contact to create. At least one of name, phone_number, wa_id or email. */
@@ -35,8 +38,22 @@ export type ContactInput = {
   wa_id?: string | null | undefined;
 };
 
-/** An approved template to send, with the values of its variable slots. */
+/** The value of a button's variable: a URL button's suffix, a copy-code button's code, a quick reply's payload. */
+export type TemplateButtonInput = {
+  /** The button's position among the template's buttons, from 0. */
+  index: number;
+  /** url, copy_code or quick_reply. */
+  sub_type: string;
+  value: string;
+};
+
+/** An approved template to send, with the values of its variable slots: the flat parameters list, or (messageSend only) header, body and buttons. */
 export type TemplateSendInput = {
+  /** The body variables: a list for {{1}}, {{2}} …, or an object by name for named variables ({{first_name}}). */
+  body?: unknown;
+  buttons?: Array<TemplateButtonInput> | null | undefined;
+  /** The header variable's text, or the header media {type: image|video|document, link | id}. */
+  header?: unknown;
   /** The template language, such as en_US. */
   language: string;
   name: string;
@@ -493,7 +510,9 @@ export type KnowledgeDocumentDeleteMutationVariables = Exact<{
 export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string, title: string } };
 
 export type MessageSendMutationVariables = Exact<{
-  conversation_id: string;
+  conversation_id?: string | null | undefined;
+  to?: string | null | undefined;
+  integration_id?: string | null | undefined;
   body?: string | null | undefined;
   template?: TemplateSendInput | null | undefined;
 }>;
@@ -508,6 +527,14 @@ export type TemplatesQueryVariables = Exact<{
 
 
 export type TemplatesQuery = { templates: { total: number, templates: Array<{ category: string, id: string, language: string, name: string, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null }> } };
+
+export type InboundFailuresListQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type InboundFailuresListQuery = { inboundFailures: { has_more: boolean, next_cursor: string | null, data: Array<{ created_at: string, id: string, integration_id: string | null, kind: string, payload: unknown, phone_number_id: string | null, reason: string }> } };
 
 export type ProviderCallbackChallengeQueryVariables = Exact<{
   provider: string;
@@ -695,6 +722,35 @@ export type TagUnassignMutationVariables = Exact<{
 
 
 export type TagUnassignMutation = { tagUnassign: { assigned: boolean, customer_id: string, tag_id: string } };
+
+export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
+
+export type ConversationMessagesQueryVariables = Exact<{
+  conversation_id: string;
+  limit?: number | null | undefined;
+  before?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } };
+
+export type MessageQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } };
+
+export type MessageSearchQueryVariables = Exact<{
+  q: string;
+  conversation_id?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } };
 
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -11,12 +11,14 @@ import { KNOWLEDGE } from './knowledge.js';
 import { MESSAGING } from './messaging.js';
 import { SCHEDULING } from './scheduling.js';
 import { TAGS } from './tags.js';
+import { TRANSCRIPTS } from './transcripts.js';
 import { USERS } from './users.js';
 import { WEBHOOKS } from './webhooks.js';
 
 export const FACADE_TABLE: readonly FacadeEntry[] = [
   ...USERS,
   ...CONVERSATIONS,
+  ...TRANSCRIPTS,
   ...CONTACTS,
   ...TAGS,
   ...MESSAGING,

@@ -55,7 +55,17 @@ export const MESSAGING: readonly FacadeEntry[] = [
       name: 'messages_send',
       kind: 'write',
       description:
-        "Send a message in a conversation: a free-form body only within 24 hours of the contact's last inbound message (else MESSAGING_WINDOW_CLOSED), or an APPROVED template {name, language, parameters} at any time. Returns the message with status sent; delivery progress arrives as message.status events.",
+        "Send a message in a conversation (conversation_id), or to a contact by `to` (an E.164 phone number or a business-scoped user id: the contact and its conversation are found or created for a template send): a free-form body only within 24 hours of the contact's last inbound message (else MESSAGING_WINDOW_CLOSED), or an APPROVED template {name, language, parameters} at any time. Returns the message with status sent; delivery progress arrives as message.status events.",
+    },
+  },
+  {
+    operation: 'InboundFailuresList',
+    rest: [{ operationId: 'listInboundFailures', method: 'GET', path: '/inbound-failures' }],
+    mcp: {
+      name: 'inbound_failures_list',
+      kind: 'read',
+      description:
+        'List the parts of provider webhooks (inbound messages, status reports) that could never be stored, newest first, with the reason and the raw JSON.',
     },
   },
 ];

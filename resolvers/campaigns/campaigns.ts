@@ -11,6 +11,9 @@ import { campaignProgress, type CampaignProgress } from './recipients.js';
 import { assertAllowed, CAMPAIGN_STATUSES, MAX_CAMPAIGN_SEND_RATE, type CampaignAction } from './rules.js';
 import { campaignMessage, templateOf } from './sender.js';
 import { templateInput } from '../messaging/outbound.js';
+
+/** A campaign's template takes the flat parameters list only: header, body and buttons are refused, not dropped. */
+const campaignTemplate = templateInput.strict();
 import { columnPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
 
@@ -37,7 +40,7 @@ const contactIds = z
   .transform((ids) => [...new Set(ids)]);
 
 const editable = {
-  template: templateInput,
+  template: campaignTemplate,
   integration_id: uuid.nullish(),
   audience_tag_id: uuid.nullish(),
   audience_contact_ids: contactIds.nullish(),
@@ -62,7 +65,7 @@ const updateInput = z
     id: uuid,
     name: name.nullish().refine((value) => value !== null, { message: 'is required' }),
     ...editable,
-    template: templateInput.nullish().refine((value) => value !== null, { message: 'is required' }),
+    template: campaignTemplate.nullish().refine((value) => value !== null, { message: 'is required' }),
   })
   .refine(oneAudience, ONE_AUDIENCE);
 

@@ -15,7 +15,14 @@ import type { CampaignSender } from './sender.js';
 import { enterRunning } from './lifecycle.js';
 import { failPendingMessage } from '../messaging/messageStatus.js';
 import { openConversation } from '../conversations/openConversation.js';
-import { dispatchMessage, messagingAddress, recordPendingMessage, type DispatchOutcome, type OutboundSend } from '../messaging/outbound.js';
+import {
+  dispatchMessage,
+  messagingAddress,
+  recordPendingMessage,
+  type AddressableContact,
+  type DispatchOutcome,
+  type OutboundSend,
+} from '../messaging/outbound.js';
 
 /** A campaign as the runner claimed it: the token fences every step. */
 export type LeasedCampaign = Campaign & { lease_token: string };
@@ -88,8 +95,8 @@ export async function sendNextRecipient(
     if (!recipient) return { kind: 'exhausted' };
     const key = { campaign_id_contact_id: { campaign_id: campaign.id, contact_id: recipient.contact_id } };
     // The contact's row lock, as an inbound message takes it: the two then open one conversation.
-    const [contact] = await tx.$queryRaw<{ wa_id: string | null; phone_number: string | null }[]>`
-      SELECT wa_id, phone_number FROM customers WHERE id = ${recipient.contact_id}::uuid FOR UPDATE`;
+    const [contact] = await tx.$queryRaw<AddressableContact[]>`
+      SELECT wa_id, phone_number, bsuid FROM customers WHERE id = ${recipient.contact_id}::uuid FOR UPDATE`;
     const to = contact ? messagingAddress(contact) : null;
     if (!to) {
       await tx.campaignRecipient.update({ where: key, data: { status: 'skipped', ...RECIPIENT_ERRORS.noAddress } });
@@ -99,6 +106,7 @@ export async function sendNextRecipient(
     const send: OutboundSend = {
       ...sender.message,
       workspaceId: campaign.company_id,
+      sender: { type: 'campaign', id: campaign.id },
       conversationId: conversation.id,
       provider: sender.provider,
       to,
@@ -149,7 +157,8 @@ export function settleAbandonedSends(prisma: PrismaClient, claimedBefore: Date, 
     for (const recipient of abandoned) {
       if (recipient.message_id) {
         messageIds.push(recipient.message_id);
-        await failPendingMessage(tx, recipient.company_id, recipient.message_id, RECIPIENT_ERRORS.outcomeUnknown);
+        const { error_code, error_message } = RECIPIENT_ERRORS.outcomeUnknown;
+        await failPendingMessage(tx, recipient.company_id, recipient.message_id, { error_code, error_title: error_message });
         continue;
       }
       // Its message was deleted with its conversation: nothing says what happened.

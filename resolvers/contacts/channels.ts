@@ -1,7 +1,9 @@
-// A contact's identities (channels): phone numbers, messaging-provider user ids (wa_id) and email
-// addresses, each for a provider. The rule that keeps the spec's Customer fields true: after every change,
-// `mirrorPrimaries` makes the oldest channel of a type primary when none is, and copies each type's
-// primary value onto Customer.phone_number / wa_id / email (null when the contact has no channel of it).
+// A contact's identities (channels): phone numbers, messaging-provider user ids (wa_id), WhatsApp
+// business-scoped user ids (bsuid, and the parent_bsuid shared across a business's portfolios), usernames
+// and email addresses, each for a provider. The rule that keeps the Customer fields true: after every
+// change, `mirrorPrimaries` makes the oldest channel of a type primary when none is, and copies each
+// mirrored type's primary value onto Customer.phone_number / wa_id / bsuid / username / email (null when
+// the contact has no channel of it).
 import { z } from 'zod';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, type Db, requireActor } from '../shared/context.js';
@@ -10,14 +12,23 @@ import { idInput, parseInput, uuid } from '../shared/validation.js';
 
 type Query = { select?: Prisma.ContactChannelSelect; include?: Prisma.ContactChannelInclude };
 
-export const CHANNEL_TYPES = ['phone', 'wa_id', 'email'] as const;
+export const CHANNEL_TYPES = ['phone', 'wa_id', 'bsuid', 'parent_bsuid', 'username', 'email'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
-/** The Customer column that mirrors each type's primary channel; also the field name clients use. */
-export const MIRROR_COLUMN = { phone: 'phone_number', wa_id: 'wa_id', email: 'email' } as const satisfies Record<
-  ChannelType,
-  keyof Prisma.CustomerUncheckedUpdateInput
->;
+/** The Customer column that mirrors each type's primary channel (also the field name clients use), or null. */
+export const MIRROR_COLUMN = {
+  phone: 'phone_number',
+  wa_id: 'wa_id',
+  bsuid: 'bsuid',
+  parent_bsuid: null,
+  username: 'username',
+  email: 'email',
+} as const satisfies Record<ChannelType, keyof Prisma.CustomerUncheckedUpdateInput | null>;
+
+/** The types a contact's own writable fields (phone_number, wa_id, email) set; the others come from providers and channels. */
+export const CONTACT_FIELD_TYPES = ['phone', 'wa_id', 'email'] as const satisfies readonly ChannelType[];
+
+type MirrorColumn = NonNullable<(typeof MIRROR_COLUMN)[ChannelType]>;
 
 export const phoneNumber = z
   .string()
@@ -28,13 +39,33 @@ export const waId = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, { message: 'must be 1 to 128 letters, digits, dots, colons, dashes or underscores' });
+/**
+ * A business-scoped user id: an ISO country code, a dot, then letters and digits (US.13491208655302741918);
+ * a parent BSUID has ENT between them (US.ENT.11815799212886844830).
+ */
+export const bsuid = z
+  .string()
+  .trim()
+  .regex(/^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$/, { message: 'must be a business-scoped user id such as US.13491208655302741918' });
+/** A WhatsApp username as Meta reports it; usernames change, so it is never used to find a contact. */
+export const username = z
+  .string()
+  .trim()
+  .regex(/^@?[A-Za-z0-9._]{1,64}$/, { message: 'must be 1 to 64 letters, digits, dots or underscores' });
 export const emailAddress = z
   .string()
   .trim()
   .toLowerCase()
   .pipe(z.email({ message: 'must be an email address' }).max(320, { message: 'must be at most 320 characters' }));
 
-const VALUE_SCHEMA: Record<ChannelType, z.ZodType<string, string>> = { phone: phoneNumber, wa_id: waId, email: emailAddress };
+const VALUE_SCHEMA: Record<ChannelType, z.ZodType<string, string>> = {
+  phone: phoneNumber,
+  wa_id: waId,
+  bsuid,
+  parent_bsuid: bsuid,
+  username,
+  email: emailAddress,
+};
 
 const providerName = z
   .string()
@@ -56,7 +87,7 @@ export async function defaultProviders(db: Db, workspaceId: string): Promise<Def
 }
 
 function alreadyUsed(type: ChannelType, ownerId: string): DomainError {
-  const field = MIRROR_COLUMN[type];
+  const field = MIRROR_COLUMN[type] ?? type;
   return new DomainError('CONFLICT', `This ${field} already belongs to a contact`, {
     [field]: 'already belongs to a contact',
     contact_id: ownerId,
@@ -97,7 +128,7 @@ export async function refusingDuplicates<Result>(write: () => Promise<Result>): 
 }
 
 async function mirrorPrimaries(db: Db, customerId: string, types: readonly ChannelType[] = CHANNEL_TYPES) {
-  const data: Partial<Record<(typeof MIRROR_COLUMN)[ChannelType], string | null>> = {};
+  const data: Partial<Record<MirrorColumn, string | null>> = {};
   for (const type of types) {
     const primary = await db.contactChannel.findFirst({
       where: { customer_id: customerId, type },
@@ -107,7 +138,8 @@ async function mirrorPrimaries(db: Db, customerId: string, types: readonly Chann
     if (primary && !primary.is_primary) {
       await db.contactChannel.update({ where: { id: primary.id }, data: { is_primary: true } });
     }
-    data[MIRROR_COLUMN[type]] = primary?.value ?? null;
+    const column = MIRROR_COLUMN[type];
+    if (column) data[column] = primary?.value ?? null;
   }
   await db.customer.update({ where: { id: customerId }, data });
 }
@@ -173,18 +205,26 @@ export async function setPrimaryIdentity(db: Db, workspaceId: string, customerId
 }
 
 /**
- * Identities a provider reported for a contact (an inbound message's wa_id, and the phone number it implies)
- * become the contact's primary channels of their types where it has none yet, and so its fields. They never
- * displace a primary the team set, and one that another contact already holds is left out instead of
- * refused: a contact's message is stored whoever else has its number.
+ * Identities a provider reported for a contact (an inbound message's wa_id and the phone number it implies,
+ * its BSUID, parent BSUID and username) become the contact's primary channels of their types where it has
+ * none yet, and so its fields. They never displace a primary the team set, and one that another contact
+ * already holds is left out instead of refused: a contact's message is stored whoever else has its number.
+ * The types in `current` (the username, which its owner changes) take the reported value instead.
  */
-export async function adoptReportedIdentities(db: Db, workspaceId: string, customerId: string, identities: Identity[]) {
+export async function adoptReportedIdentities(
+  db: Db,
+  workspaceId: string,
+  customerId: string,
+  identities: Identity[],
+  current: readonly ChannelType[] = [],
+) {
   for (const identity of identities) {
-    const holder = await db.contactChannel.findFirst({ where: { company_id: workspaceId, ...identity }, select: { id: true } });
+    const holder = await db.contactChannel.findFirst({ where: { company_id: workspaceId, ...identity }, select: { customer_id: true } });
     if (holder) continue;
     const primary = await db.contactChannel.findFirst({ where: { customer_id: customerId, type: identity.type, is_primary: true } });
-    if (primary) continue;
-    await db.contactChannel.create({ data: { company_id: workspaceId, customer_id: customerId, ...identity, is_primary: true } });
+    if (primary && !current.includes(identity.type)) continue;
+    if (primary) await db.contactChannel.update({ where: { id: primary.id }, data: { value: identity.value } });
+    else await db.contactChannel.create({ data: { company_id: workspaceId, customer_id: customerId, ...identity, is_primary: true } });
     await mirrorPrimaries(db, customerId, [identity.type]);
   }
 }

@@ -7,7 +7,7 @@ import { type Context, type Db, requireActor } from '../shared/context.js';
 import { DomainError, type ErrorCode, notFound } from '../shared/errors.js';
 import { idInput, parseInput, uuid } from '../shared/validation.js';
 import {
-  CHANNEL_TYPES,
+  CONTACT_FIELD_TYPES,
   MIRROR_COLUMN,
   defaultProviders,
   emailAddress,
@@ -60,14 +60,14 @@ function profileData(input: Partial<ContactInput>) {
 }
 
 async function writeIdentities(db: Db, workspaceId: string, customerId: string, input: Partial<ContactInput>) {
-  for (const type of CHANNEL_TYPES) {
+  for (const type of CONTACT_FIELD_TYPES) {
     const value = input[MIRROR_COLUMN[type]];
     if (value !== undefined) await setPrimaryIdentity(db, workspaceId, customerId, type, value);
   }
 }
 
 async function insertContact(db: Db, workspaceId: string, input: ContactInput, providers: DefaultProviders, query: Query) {
-  const identities = CHANNEL_TYPES.flatMap((type) => {
+  const identities = CONTACT_FIELD_TYPES.flatMap((type) => {
     const value = input[MIRROR_COLUMN[type]];
     return value ? [{ type, value, provider: providers(type) }] : [];
   });

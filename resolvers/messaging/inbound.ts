@@ -1,5 +1,6 @@
-// An inbound message from a contact, reported by the provider: upserts the contact (keyed on wa_id, never
-// on the phone number alone: the provider may withhold it), finds the contact's open conversation on this
+// An inbound message from a contact, reported by the provider: finds the contact by any identifier the
+// provider sent (its wa_id, its business-scoped user id or the parent one; never the phone number alone,
+// which the provider may withhold) or creates it, adopts the identifiers it sent together, finds the contact's open conversation on this
 // integration or opens one, stores the message exactly once per provider message id, moves
 // last_message_at (the start of the 24-hour window) forward, records message.received, and hands the
 // message to the AI agent when the conversation has it switched on.
@@ -10,18 +11,28 @@ import { DomainError } from '../shared/errors.js';
 import { recordMessageEvent } from './messageEvents.js';
 import { INBOUND_STATUS } from './messageStatus.js';
 import { openConversation } from '../conversations/openConversation.js';
-import { adoptReportedIdentities, type Identity } from '../contacts/channels.js';
+import { adoptReportedIdentities, type ChannelType, type Identity } from '../contacts/channels.js';
 import type { MessageEventData } from '../shared/views.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
 export const MAX_INBOUND_BODY_LENGTH = 65_536;
 
+const reportedContact = z
+  .object({
+    wa_id: z.string().trim().min(1).max(128).nullable(),
+    user_id: z.string().trim().min(1).max(160).nullable(),
+    parent_user_id: z.string().trim().min(1).max(160).nullable(),
+    username: z.string().trim().max(64).nullable(),
+    profile_name: z.string().trim().max(256).nullable(),
+  })
+  .refine((contact) => contact.wa_id !== null || contact.user_id !== null, { message: 'needs a wa_id or a user_id' });
+
+/** Who wrote, as the provider reports it: a wa_id, a business-scoped user id (user_id), or both. */
+export type ReportedContact = z.input<typeof reportedContact>;
+
 const inboundInput = z.object({
   integrationId: uuid,
-  contact: z.object({
-    wa_id: z.string().trim().min(1).max(128),
-    profile_name: z.string().trim().max(256).nullish(),
-  }),
+  contact: reportedContact,
   message: z.object({
     provider_message_id: z.string().min(1).max(256),
     body: z.string().max(MAX_INBOUND_BODY_LENGTH),
@@ -31,19 +42,48 @@ const inboundInput = z.object({
 
 export type InboundMessage = z.input<typeof inboundInput>;
 
-/** A wa_id made of digits is the contact's phone number without the +; other ids (BSUIDs) are not. */
+/** A wa_id made of digits is the contact's phone number without the +; other ids are not. */
 function phoneOf(waId: string): string | null {
   return /^[1-9]\d{6,14}$/.test(waId) ? `+${waId}` : null;
 }
 
+/** What the provider sent about the contact, as channels: the identifiers first, then the phone and username. */
+function reportedIdentities(provider: string, contact: z.infer<typeof reportedContact>) {
+  const keys: Identity[] = [];
+  if (contact.user_id) keys.push({ type: 'bsuid', provider, value: contact.user_id });
+  if (contact.parent_user_id) keys.push({ type: 'parent_bsuid', provider, value: contact.parent_user_id });
+  if (contact.wa_id) keys.push({ type: 'wa_id', provider, value: contact.wa_id });
+  const phone = contact.wa_id ? phoneOf(contact.wa_id) : null;
+  const more: Identity[] = [
+    ...(phone ? [{ type: 'phone' as const, provider, value: phone }] : []),
+    ...(contact.username ? [{ type: 'username' as const, provider, value: contact.username }] : []),
+  ];
+  return { keys, all: [...keys, ...more] };
+}
+
+/** Usernames change: the last one reported replaces the one before. */
+const CURRENT_TYPES: readonly ChannelType[] = ['username'];
+
 /**
- * The id of the contact behind the wa_id, created on its first message. Its wa_id and the phone number it implies become
- * its channels (resolvers/contacts/channels.ts keeps the fields equal to the primary channels), on this
- * integration's provider.
+ * The id of the contact the provider's identifiers name, created on its first message. A contact is found
+ * by any identifier (of any provider, as the wa_id column is unique whatever the provider), so a person who
+ * first writes with a BSUID alone and later with a phone number too, or the reverse, stays one contact: the
+ * identifiers sent together are adopted as its channels. When they name two contacts already (written
+ * apart before), the oldest gets the message; they are not merged (see docs/api-decisions.md).
  */
-async function upsertContact(tx: Db, workspaceId: string, provider: string, contact: z.infer<typeof inboundInput>['contact']) {
+async function upsertContact(tx: Db, workspaceId: string, provider: string, contact: z.infer<typeof reportedContact>) {
   const profileName = contact.profile_name || null;
-  const existing = await tx.customer.findUnique({ where: { company_id_wa_id: { company_id: workspaceId, wa_id: contact.wa_id } } });
+  const { keys, all } = reportedIdentities(provider, contact);
+  const holders = await tx.contactChannel.findMany({
+    where: { company_id: workspaceId, OR: keys.map(({ type, value }) => ({ type, value })) },
+    select: { customer_id: true },
+    orderBy: { customer_id: 'asc' },
+  });
+  const byColumn = contact.wa_id
+    ? await tx.customer.findUnique({ where: { company_id_wa_id: { company_id: workspaceId, wa_id: contact.wa_id } }, select: { id: true } })
+    : null;
+  const knownId = [...holders.map((holder) => holder.customer_id), ...(byColumn ? [byColumn.id] : [])].sort()[0];
+  const existing = knownId ? await tx.customer.findUniqueOrThrow({ where: { id: knownId } }) : null;
   // An UPDATE for a known contact: it locks the contact's row until commit, so concurrent messages of one
   // contact serialize here and open a single conversation. A name set by the team is kept.
   const { id } = existing
@@ -53,15 +93,10 @@ async function upsertContact(tx: Db, workspaceId: string, provider: string, cont
         select: { id: true },
       })
     : await tx.customer.create({
-        data: { company_id: workspaceId, wa_id: contact.wa_id, profile_name: profileName, name: profileName },
+        data: { company_id: workspaceId, profile_name: profileName, name: profileName },
         select: { id: true },
       });
-  const phone = phoneOf(contact.wa_id);
-  const identities: Identity[] = [
-    { type: 'wa_id', provider, value: contact.wa_id },
-    ...(phone ? [{ type: 'phone' as const, provider, value: phone }] : []),
-  ];
-  await adoptReportedIdentities(tx, workspaceId, id, identities);
+  await adoptReportedIdentities(tx, workspaceId, id, all, CURRENT_TYPES);
   return id;
 }
 
@@ -89,8 +124,12 @@ async function store(ctx: Context, workspaceId: string, input: z.infer<typeof in
         company_id: workspaceId,
         conversation_id: conversation.id,
         direction: 'inbound',
+        type: 'text',
         body: input.message.body,
         status: INBOUND_STATUS,
+        sender_type: 'contact',
+        sender_id: contactId,
+        sent_at: sentAt,
         provider_message_id: input.message.provider_message_id,
         created_at: sentAt,
       },

@@ -1,4 +1,5 @@
-// Sending a message on a conversation (messageSend). A free-form body only within 24 hours of the contact's
+// Sending a message on a conversation (messageSend), or to a contact by its phone number or business-scoped
+// user id (`to`: first contact, resolvers/messaging/firstContact.ts). A free-form body only within 24 hours of the contact's
 // last inbound message (conversation.last_message_at; outbound sends do not move it); an APPROVED template
 // with every placeholder filled at any time. Sent through the one outbound path (resolvers/messaging/outbound.ts):
 // recorded as pending first, the provider called outside any transaction, the outcome recorded after.
@@ -7,57 +8,97 @@ import type { Context } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { withIdempotency } from '../shared/idempotency.js';
-import { conversationIntegration, providerIntegration } from './integrations.js';
+import { connectedIntegration, conversationIntegration, providerIntegration } from './integrations.js';
+import { conversationForRecipient, recipientAddress } from './firstContact.js';
 import { messageViewSelect, type MessageView } from '../shared/views.js';
-import { dispatchMessage, messagingAddress, recordPendingMessage, templateInput, templateMessage, type OutboundSend } from './outbound.js';
+import {
+  dispatchMessage,
+  messagingAddress,
+  recordPendingMessage,
+  templateSendInput,
+  templateMessage,
+  type OutboundMessage,
+  type OutboundSend,
+} from './outbound.js';
 import { providerFailure } from './providerFailure.js';
+import { messagingWindow } from './window.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
-const MESSAGING_WINDOW_MS = 24 * 3600 * 1000;
 const MAX_TEXT_LENGTH = 4096;
 
 const sendInput = z
   .object({
-    conversation_id: uuid,
+    conversation_id: uuid.nullish(),
+    to: recipientAddress.nullish(),
+    integration_id: uuid.nullish(),
     body: z
       .string()
       .refine((value) => value.trim() !== '', { message: 'must not be empty' })
       .refine((value) => value.length <= MAX_TEXT_LENGTH, { message: `must be at most ${MAX_TEXT_LENGTH} characters` })
       .nullish(),
-    template: templateInput.nullish(),
+    template: templateSendInput.nullish(),
   })
   .superRefine((input, context) => {
     if (!input.body === !input.template) {
       context.addIssue({ code: 'custom', path: ['body'], message: 'give either body (a free-form text) or template, not both' });
     }
+    if (!input.conversation_id === !input.to) {
+      context.addIssue({ code: 'custom', path: ['conversation_id'], message: 'give either conversation_id or to, not both' });
+    }
+    if (input.integration_id && !input.to) {
+      context.addIssue({ code: 'custom', path: ['integration_id'], message: 'is only taken with to' });
+    }
   });
 
-export type MessageSendInput = z.input<typeof sendInput>;
+/** What transports pass in, before validation (GraphQL gives a button's sub_type as any string). */
+export type MessageSendInput = { [Field in keyof z.input<typeof sendInput>]?: unknown };
 export type MessageSendResult = { message: MessageView };
 
 function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
-  if (lastInboundAt && now - lastInboundAt.getTime() < MESSAGING_WINDOW_MS) return;
+  const window = messagingWindow(lastInboundAt, now);
+  if (window.open) return;
   throw new DomainError(
     'MESSAGING_WINDOW_CLOSED',
     "Free-form messages can only be sent within 24 hours of the contact's last message; send an approved template instead",
     {
-      window_closed_at: lastInboundAt ? new Date(lastInboundAt.getTime() + MESSAGING_WINDOW_MS).toISOString() : null,
+      window_closed_at: window.closes_at?.toISOString() ?? null,
       last_inbound_at: lastInboundAt?.toISOString() ?? null,
       reason: 'a template message is required',
     },
   );
 }
 
+/** The integration a first contact goes through: the one named, else the workspace's connected one. */
+async function recipientIntegration(ctx: Context, workspaceId: string, integrationId: string | null | undefined) {
+  return integrationId ? conversationIntegration(ctx.prisma, workspaceId, integrationId) : connectedIntegration(ctx);
+}
+
 async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<OutboundSend> {
+  if (!input.to) return prepareOn(ctx, input, input.conversation_id!, null);
   const { workspaceId } = requireActor(ctx);
+  const integration = await recipientIntegration(ctx, workspaceId, input.integration_id);
+  // The template is checked before the contact or conversation is created: a refused send writes nothing.
+  const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
+  const message = input.template ? await templateMessage(provider, input.template) : null;
+  const conversationId = await conversationForRecipient(ctx, workspaceId, integration, input.to, message !== null);
+  return prepareOn(ctx, input, conversationId, message);
+}
+
+async function prepareOn(
+  ctx: Context,
+  input: z.infer<typeof sendInput>,
+  conversationId: string,
+  checkedTemplate: OutboundMessage | null,
+): Promise<OutboundSend> {
+  const { workspaceId, keyId } = requireActor(ctx);
   const conversation = await ctx.prisma.conversation.findFirst({
-    where: { id: input.conversation_id, company_id: workspaceId },
+    where: { id: conversationId, company_id: workspaceId },
     select: {
       id: true,
       status: true,
       last_message_at: true,
       integration_id: true,
-      customer: { select: { wa_id: true, phone_number: true } },
+      customer: { select: { wa_id: true, phone_number: true, bsuid: true } },
     },
   });
   if (!conversation) throw notFound('Conversation');
@@ -70,12 +111,13 @@ async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<
   const to = messagingAddress(conversation.customer);
   if (!to) {
     throw new DomainError('VALIDATION_ERROR', 'The contact has no messaging address', {
-      conversation_id: 'the contact has neither a wa_id nor a phone number',
+      conversation_id: 'the contact has no wa_id, phone number or business-scoped user id',
     });
   }
   const integration = await conversationIntegration(ctx.prisma, workspaceId, conversation.integration_id);
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
-  const common = { workspaceId, conversationId: conversation.id, provider, to };
+  const common = { workspaceId, sender: { type: 'api_key' as const, id: keyId }, conversationId: conversation.id, provider, to };
+  if (checkedTemplate) return { ...common, ...checkedTemplate };
   if (input.template) return { ...common, ...(await templateMessage(provider, input.template)) };
   assertWindowOpen(conversation.last_message_at, Date.now());
   const body = input.body ?? '';

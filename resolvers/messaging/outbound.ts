@@ -2,27 +2,16 @@
 // (status pending) before the provider is called, the provider is called outside any transaction, and its
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
 // event. A provider failure leaves the message recorded as failed, never lost.
-import { z } from 'zod';
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
-import type { MessagingProvider, OutboundContent } from '../../adapters/providers/types.js';
+import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
+import type { TemplateRequest } from './templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
-import { advanceMessageStatus } from './messageStatus.js';
+import { advanceMessageStatus, type Failure } from './messageStatus.js';
 import { sendableTemplate } from './templates.js';
 
-/** A template to send: its name, language and the values of its slots in reading order. */
-export const templateInput = z.object({
-  name: z.string().regex(/^[a-z0-9_]{1,512}$/, { message: 'must be lowercase letters, digits and underscores' }),
-  language: z.string().regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, { message: 'must be a language tag such as en_US' }),
-  parameters: z
-    .array(z.string().trim().min(1, { message: 'must not be empty' }).max(1024))
-    .max(100)
-    .nullish()
-    .transform((value) => value ?? []),
-});
-
-export type TemplateRequest = z.infer<typeof templateInput>;
+export { templateInput, templateSendInput, type TemplateRequest } from './templateInput.js';
 
 /** What is sent, whoever sends it. */
 export type OutboundMessage = {
@@ -32,24 +21,42 @@ export type OutboundMessage = {
   template: TemplateRequest | null;
 };
 
+/** Who wrote a message: the contact, a user, an API key, the AI agent or a campaign, and its id. */
+export type MessageSender = { type: 'contact' | 'user' | 'api_key' | 'agent' | 'campaign'; id: string | null };
+
 export type OutboundSend = OutboundMessage & {
   workspaceId: string;
+  sender: MessageSender;
   conversationId: string;
   provider: MessagingProvider;
   /** The contact's provider address. */
-  to: string;
+  to: Recipient;
 };
 
-/** Where the provider reaches a contact: its wa_id, else its phone number without the +; null when it has neither. */
-export function messagingAddress(contact: { wa_id: string | null; phone_number: string | null }): string | null {
-  return contact.wa_id ?? contact.phone_number?.replace(/^\+/, '') ?? null;
+export type AddressableContact = { wa_id: string | null; phone_number: string | null; bsuid: string | null };
+
+/**
+ * Where the provider reaches a contact: its wa_id, else its phone number without the +, else its
+ * business-scoped user id (Meta prefers the phone number when there is one); null when it has none.
+ */
+export function messagingAddress(contact: AddressableContact): Recipient | null {
+  const phone = contact.wa_id ?? contact.phone_number?.replace(/^\+/, '') ?? null;
+  if (phone) return { kind: 'phone', id: phone };
+  return contact.bsuid ? { kind: 'bsuid', id: contact.bsuid } : null;
 }
 
 /** The message of an APPROVED template with every slot filled, or the reason it cannot be sent. */
 export async function templateMessage(provider: MessagingProvider, request: TemplateRequest): Promise<OutboundMessage> {
-  const template = await sendableTemplate(provider, request);
-  const filled = fillTemplate(template, request.parameters);
+  const { template, values } = await sendableTemplate(provider, request);
+  const filled = fillTemplate(template, values);
   return { content: filled.content, body: filled.text, template: request };
+}
+
+/** What a template send is stored with: its flat list, or its parts. */
+function storedParameters(template: TemplateRequest) {
+  if (template.parameters.length || (template.header == null && template.body == null && template.buttons == null))
+    return template.parameters;
+  return { header: template.header ?? null, body: template.body ?? null, buttons: template.buttons ?? null };
 }
 
 /** Records the outbound message as pending, in the caller's transaction or on its own; returns its id. */
@@ -60,19 +67,22 @@ export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<
       conversation_id: send.conversationId,
       direction: 'outbound',
       body: send.body,
+      type: send.template ? 'template' : 'text',
       status: 'pending',
+      sender_type: send.sender.type,
+      sender_id: send.sender.id,
       template_name: send.template?.name ?? null,
       template_language: send.template?.language ?? null,
-      template_parameters: send.template ? send.template.parameters : undefined,
+      template_parameters: send.template ? storedParameters(send.template) : undefined,
     },
     select: { id: true },
   });
   return id;
 }
 
-function failureRecord(error: unknown): { error_code: string; error_message: string } {
-  if (error instanceof ProviderError) return { error_code: error.code ?? error.reason, error_message: error.message };
-  return { error_code: 'internal', error_message: 'Unexpected error while sending' };
+function failureRecord(error: unknown): Failure {
+  if (error instanceof ProviderError) return { error_code: error.code ?? error.reason, error_title: error.message };
+  return { error_code: 'internal', error_title: 'Unexpected error while sending' };
 }
 
 export type DispatchOutcome = { sent: true; providerMessageId: string } | { sent: false; error: unknown };

@@ -1,17 +1,22 @@
 // What a messaging provider sends us (the WhatsApp Cloud API webhook, which the sandbox speaks too): the
 // subscription handshake, answered with its challenge when the verify token is a connected integration's, and
 // signed deliveries of inbound messages and status reports. A delivery is acted on only when X-Hub-Signature-256
-// is the HMAC-SHA256 of its body with the app secret of every integration it names, and only when all of it is
-// the documented shape; each change then runs as its integration's workspace. Changes for phone numbers not
-// connected here are ignored: there is no secret to check them with and nothing to write, and refusing them
-// would only make the provider retry for days. Every step is idempotent, so a redelivery completes the work.
+// is the HMAC-SHA256 of its body with the app secret of every integration it names; each part (message or
+// status report) then runs on its own as its integration's workspace. A part that can never succeed (not the
+// documented shape, refused by validation, or for a phone number not connected here) is kept as a dead letter
+// in the workspace of the integration it names, or else of the integrations whose secret signed the delivery,
+// and the delivery is acknowledged with 200 once every good part is stored: refusing it would only make the
+// provider retry for days, and cost the good parts with the bad. Only a transient failure (the database away)
+// answers 5xx, so that the provider redelivers. A delivery naming no connected phone number cannot be
+// authenticated and is ignored. Every step is idempotent, so a redelivery completes the work.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { receiveInboundMessage } from './inbound.js';
-import { callbackIntegrations, integrationContext, isVerifyToken } from './integrations.js';
+import { recordInboundFailure } from './inboundFailures.js';
+import { callbackIntegrations, integrationContext, isVerifyToken, type CallbackIntegration } from './integrations.js';
 import { applyStatusUpdate } from './messageStatus.js';
-import { parseCallback } from './whatsappPayload.js';
+import { failedPart, parseCallback, type CallbackWork, type FailedPart } from './whatsappPayload.js';
 
 /** The providers whose callbacks this service reads: the sandbox imitates the WhatsApp Cloud API. */
 const CALLBACK_PROVIDERS = ['whatsapp'];
@@ -50,7 +55,7 @@ export async function receiveProviderCallback(
 
   const integrations = await callbackIntegrations(
     ctx,
-    parsed.work.map((work) => work.phoneNumberId),
+    parsed.work.flatMap((work) => (work.phoneNumberId ? [work.phoneNumberId] : [])),
   );
   const raw = Buffer.from(input.body, 'utf8');
   const digest = Buffer.from(signature[1]!, 'hex');
@@ -60,14 +65,54 @@ export async function receiveProviderCallback(
     }
   }
   for (const work of parsed.work) {
-    const integration = integrations.get(work.phoneNumberId);
-    if (!integration) continue;
-    const asWorkspace = integrationContext(ctx, integration, ctx.requestId);
+    const integration = work.phoneNumberId ? integrations.get(work.phoneNumberId) : undefined;
+    if (work.kind === 'failure') await keepFailure(ctx, work, integration, integrations);
+    else if (!integration) await keepFailure(ctx, unknownNumber(work), undefined, integrations);
+    else await runPart(ctx, work, integration);
+  }
+  return { status: 'ok' };
+}
+
+/** Stores one good part as its integration's workspace; a part refused by validation becomes a dead letter. */
+async function runPart(ctx: Context, work: Exclude<CallbackWork, FailedPart>, integration: CallbackIntegration) {
+  const asWorkspace = integrationContext(ctx, integration, ctx.requestId);
+  try {
     if (work.kind === 'message') {
       await receiveInboundMessage(asWorkspace, { integrationId: integration.id, contact: work.contact, message: work.message });
     } else {
-      await applyStatusUpdate(asWorkspace, work.update);
+      await applyStatusUpdate(asWorkspace, { ...work.update, recipientBsuid: work.recipientBsuid });
     }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const reason = [error.message, ...Object.entries(error.details ?? {}).map(([field, problem]) => `${field}: ${String(problem)}`)];
+    await keepFailure(ctx, asFailure(work, reason.join('; ')), integration, new Map());
   }
-  return { status: 'ok' };
+}
+
+function asFailure(work: Exclude<CallbackWork, FailedPart>, reason: string): FailedPart {
+  return failedPart(work.phoneNumberId, work.kind, reason, work.raw);
+}
+
+function unknownNumber(work: Exclude<CallbackWork, FailedPart>): FailedPart {
+  return asFailure(work, `phone number id ${work.phoneNumberId} is not connected to an integration here`);
+}
+
+/**
+ * Keeps a dead letter in the workspace of the integration the part names or, when it names none connected
+ * here, in the workspace of each integration whose app secret signed the delivery (that app sent it).
+ */
+async function keepFailure(
+  ctx: Context,
+  failure: FailedPart,
+  integration: CallbackIntegration | undefined,
+  signers: Map<string, CallbackIntegration>,
+) {
+  const owners = integration ? [integration] : [...new Map([...signers.values()].map((signer) => [signer.workspaceId, signer])).values()];
+  for (const owner of owners) {
+    await recordInboundFailure(ctx.prisma, {
+      ...failure,
+      workspaceId: owner.workspaceId,
+      integrationId: integration?.id ?? null,
+    });
+  }
 }

@@ -2,7 +2,15 @@
 // registry), and the check that a template may be sent: APPROVED, with every placeholder filled.
 import { z } from 'zod';
 import { TEMPLATE_STATUSES, type MessagingProvider, type Template } from '../../adapters/providers/types.js';
-import { describeSlots, slotCount, templateSlots } from '../../adapters/providers/templates.js';
+import {
+  describeListSlots,
+  listSlotCount,
+  slotProblems,
+  templateSlots,
+  valuesFromList,
+  type TemplateValues,
+} from '../../adapters/providers/templates.js';
+import type { TemplateRequest } from './templateInput.js';
 import type { Context } from '../shared/context.js';
 import { DomainError } from '../shared/errors.js';
 import { connectedIntegration, providerIntegration } from './integrations.js';
@@ -42,11 +50,27 @@ function sameLanguage(a: string, b: string): boolean {
   return normal(a) === normal(b);
 }
 
-/** The template to send, or the reason it cannot be sent with these parameters. */
+/** The values a request gives, by part, or null when it gives the flat list. */
+function valuesByPart(request: TemplateRequest): TemplateValues | null {
+  const { header, body, buttons } = request;
+  if (header == null && body == null && buttons == null) return null;
+  return {
+    header:
+      header == null
+        ? null
+        : typeof header === 'string'
+          ? { text: header }
+          : { type: header.type, link: header.link ?? undefined, id: header.id ?? undefined },
+    body: body ?? [],
+    buttons: buttons ?? [],
+  };
+}
+
+/** The template to send with the values of its slots, or the reason it cannot be sent with these values. */
 export async function sendableTemplate(
   provider: MessagingProvider,
-  request: { name: string; language: string; parameters: string[] },
-): Promise<Template> {
+  request: TemplateRequest,
+): Promise<{ template: Template; values: TemplateValues }> {
   const templates = await providerTemplates(provider);
   const template = templates.find((candidate) => candidate.name === request.name && sameLanguage(candidate.language, request.language));
   if (!template || template.status !== 'APPROVED') {
@@ -58,10 +82,17 @@ export async function sendableTemplate(
     );
   }
   const slots = templateSlots(template);
-  const expected = slotCount(slots);
+  const byPart = valuesByPart(request);
+  if (byPart) {
+    const problems = slotProblems(slots, byPart);
+    if (Object.keys(problems).length)
+      throw new DomainError('VALIDATION_ERROR', `The values do not fit template ${template.name}`, problems);
+    return { template, values: byPart };
+  }
+  const expected = listSlotCount(slots);
   if (request.parameters.length !== expected) {
     throw new DomainError('VALIDATION_ERROR', `Template ${template.name} needs ${expected} parameter(s)`, {
-      'template.parameters': `must hold exactly ${expected} value(s): ${describeSlots(slots)}`,
+      'template.parameters': `must hold exactly ${expected} value(s): ${describeListSlots(slots)}`,
     });
   }
   if (slots.headerMedia && !/^https:\/\/\S+$/.test(request.parameters[0] ?? '')) {
@@ -69,5 +100,8 @@ export async function sendableTemplate(
       'template.parameters.0': `must be the https URL of the header ${slots.headerMedia}`,
     });
   }
-  return template;
+  const values = valuesFromList(slots, request.parameters);
+  const problems = slotProblems(slots, values);
+  if (Object.keys(problems).length) throw new DomainError('VALIDATION_ERROR', `The values do not fit template ${template.name}`, problems);
+  return { template, values };
 }

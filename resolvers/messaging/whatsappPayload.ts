@@ -1,20 +1,40 @@
 // Reads a WhatsApp Cloud API webhook payload into the work it asks for: inbound messages and delivery
-// status reports, each with the phone number id that routes it to an integration. Kinds of payload this
-// service does not handle (other objects and fields, system messages, unknown statuses) yield no work;
-// a payload that is not the documented shape is malformed and yields no work at all.
-// Format: https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components
+// status reports, each with the phone number id that routes it to an integration, and each on its own: a
+// message, status report or change that is not the documented shape becomes a failure (kept as a dead
+// letter with its raw JSON) and never costs the other parts. Kinds this service does not handle (other
+// objects and fields, system messages, unknown statuses) yield no work. Only an envelope that is not the
+// documented shape at all is malformed as a whole. Every string is cleaned first (cleanText.ts).
+// Senders are named by wa_id (the phone number's digits), by business-scoped user id (BSUID: `user_id`,
+// `from_user_id`, with `parent_user_id` where enabled), or both; the phone number may be withheld.
+// Formats: https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components and
+// https://developers.facebook.com/documentation/business-messaging/whatsapp/business-scoped-user-ids/
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { MAX_INBOUND_BODY_LENGTH } from './inbound.js';
+import { MAX_INBOUND_BODY_LENGTH, type ReportedContact } from './inbound.js';
+import { cleanJson } from './cleanText.js';
 import { DELIVERY_STATUSES, type DeliveryStatus, type StatusUpdate } from '../../adapters/providers/types.js';
+
+/** A part of a payload that can never be stored as it is, with the JSON to keep for it. */
+export type FailedPart = {
+  kind: 'failure';
+  phoneNumberId: string | null;
+  part: 'message' | 'status' | 'change';
+  reason: string;
+  payload: unknown;
+  fingerprint: string;
+};
 
 export type CallbackWork =
   | {
       kind: 'message';
       phoneNumberId: string;
-      contact: { wa_id: string; profile_name: string | null };
+      contact: ReportedContact;
       message: { provider_message_id: string; body: string; sent_at: Date };
+      /** The part itself, kept as a dead letter if it cannot be stored. */
+      raw: unknown;
     }
-  | { kind: 'status'; phoneNumberId: string; update: StatusUpdate };
+  | { kind: 'status'; phoneNumberId: string; update: StatusUpdate; recipientBsuid: string | null; raw: unknown }
+  | FailedPart;
 
 const unixSeconds = z
   .union([z.string().regex(/^\d{1,12}$/), z.number().int().nonnegative()])
@@ -24,7 +44,9 @@ const media = z.object({ caption: z.string().optional(), filename: z.string().op
 
 const inboundMessage = z
   .object({
-    from: z.string().min(1).max(128),
+    from: z.string().min(1).max(128).optional(),
+    from_user_id: z.string().min(1).max(160).optional(),
+    from_parent_user_id: z.string().min(1).max(160).optional(),
     id: z.string().min(1).max(256),
     timestamp: unixSeconds,
     type: z.string().min(1),
@@ -56,6 +78,7 @@ const statusReport = z.object({
   status: z.string().min(1),
   timestamp: unixSeconds,
   recipient_id: z.string().optional(),
+  recipient_user_id: z.string().max(160).optional(),
   biz_opaque_callback_data: z.string().optional(),
   errors: z
     .array(
@@ -69,11 +92,19 @@ const statusReport = z.object({
     .optional(),
 });
 
+const reportedContact = z.object({
+  wa_id: z.string().min(1).max(128).optional(),
+  user_id: z.string().min(1).max(160).optional(),
+  parent_user_id: z.string().min(1).max(160).optional(),
+  profile: z.object({ name: z.string().optional(), username: z.string().optional() }).optional(),
+});
+
+/** A change's value, with its parts left unread: each is read on its own. */
 const messagesValue = z.object({
   metadata: z.object({ phone_number_id: z.string().min(1) }),
-  contacts: z.array(z.object({ wa_id: z.string().min(1), profile: z.object({ name: z.string().optional() }).optional() })).optional(),
-  messages: z.array(inboundMessage).optional(),
-  statuses: z.array(statusReport).optional(),
+  contacts: z.array(z.unknown()).optional(),
+  messages: z.array(z.unknown()).optional(),
+  statuses: z.array(z.unknown()).optional(),
 });
 
 const envelope = z.object({
@@ -134,8 +165,76 @@ function problemOf(error: z.ZodError, where: string): string {
   return `${[where, ...(issue?.path ?? [])].join('.')}: ${issue?.message ?? 'invalid'}`;
 }
 
+/** A part kept as a dead letter; its fingerprint (SHA-256 of its JSON) recognises a redelivery. */
+export function failedPart(phoneNumberId: string | null, part: FailedPart['part'], reason: string, payload: unknown): FailedPart {
+  const fingerprint = createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+  return { kind: 'failure', phoneNumberId, part, reason, payload, fingerprint };
+}
+
+/** A BSUID (US.1349…, US.ENT.1181…) where a wa_id is expected: early payloads put it in `from` and `wa_id`. */
+const BSUID = /^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$/;
+
+type Sender = z.infer<typeof reportedContact>;
+
+/** Who sent a message, from the message's own fields and the contact entry that names the same user. */
+function senderOf(message: InboundMessage, contacts: Sender[]): ReportedContact | string {
+  const entry =
+    contacts.find(
+      (contact) =>
+        (message.from !== undefined && contact.wa_id === message.from) ||
+        (message.from_user_id !== undefined && contact.user_id === message.from_user_id),
+    ) ?? (contacts.length === 1 ? contacts[0] : undefined);
+  const ids = [message.from, entry?.wa_id].filter((id): id is string => id !== undefined);
+  const waId = ids.find((id) => !BSUID.test(id)) ?? null;
+  const userId = message.from_user_id ?? entry?.user_id ?? ids.find((id) => BSUID.test(id)) ?? null;
+  const parentUserId = message.from_parent_user_id ?? entry?.parent_user_id ?? null;
+  if (waId === null && userId === null) return 'names no sender: neither from nor from_user_id';
+  if (waId !== null && !/^[A-Za-z0-9._:-]{1,128}$/.test(waId)) return 'from: is not a WhatsApp id';
+  if (userId !== null && !BSUID.test(userId)) return 'from_user_id: is not a business-scoped user id';
+  if (parentUserId !== null && !BSUID.test(parentUserId)) return 'from_parent_user_id: is not a business-scoped user id';
+  return {
+    wa_id: waId,
+    user_id: userId,
+    parent_user_id: parentUserId,
+    username: entry?.profile?.username?.trim().slice(0, 64) || null,
+    profile_name: entry?.profile?.name?.trim().slice(0, 256) || null,
+  };
+}
+
+/** The change's metadata and contact entries: what a part keeps of its change beside itself. */
+type Surroundings = { metadata: unknown; contacts?: unknown[] };
+
+function readMessage(phoneNumberId: string, raw: unknown, contacts: Sender[], around: Surroundings): CallbackWork | null {
+  const part = { ...around, messages: [raw] };
+  const parsed = inboundMessage.safeParse(raw);
+  if (!parsed.success) return failedPart(phoneNumberId, 'message', problemOf(parsed.error, 'message'), part);
+  const message = parsed.data;
+  if (message.type === 'system') return null;
+  const body = bodyOf(message);
+  if (body.length > MAX_INBOUND_BODY_LENGTH) return failedPart(phoneNumberId, 'message', 'message: the text is too long', part);
+  const contact = senderOf(message, contacts);
+  if (typeof contact === 'string') return failedPart(phoneNumberId, 'message', `message.${contact}`, part);
+  return {
+    kind: 'message',
+    phoneNumberId,
+    contact,
+    message: { provider_message_id: message.id, body, sent_at: message.timestamp },
+    raw: part,
+  };
+}
+
+function readStatus(phoneNumberId: string, raw: unknown, around: Surroundings): CallbackWork | null {
+  const part = { metadata: around.metadata, statuses: [raw] };
+  const parsed = statusReport.safeParse(raw);
+  if (!parsed.success) return failedPart(phoneNumberId, 'status', problemOf(parsed.error, 'status'), part);
+  const update = toStatusUpdate(parsed.data);
+  if (!update) return null;
+  const recipient = parsed.data.recipient_user_id;
+  return { kind: 'status', phoneNumberId, update, recipientBsuid: recipient && BSUID.test(recipient) ? recipient : null, raw: part };
+}
+
 export function parseCallback(payload: unknown): ParsedCallback {
-  const outer = envelope.safeParse(payload);
+  const outer = envelope.safeParse(cleanJson(payload));
   if (!outer.success) return { ok: false, problem: problemOf(outer.error, 'payload') };
   if (outer.data.object !== 'whatsapp_business_account') return { ok: true, work: [] };
   const work: CallbackWork[] = [];
@@ -143,27 +242,26 @@ export function parseCallback(payload: unknown): ParsedCallback {
     for (const [c, change] of entry.changes.entries()) {
       if (change.field !== 'messages') continue;
       const value = messagesValue.safeParse(change.value);
-      if (!value.success) return { ok: false, problem: problemOf(value.error, `entry.${e}.changes.${c}.value`) };
+      if (!value.success) {
+        const phoneNumberId = z.object({ metadata: z.object({ phone_number_id: z.string() }) }).safeParse(change.value);
+        const where = `entry.${e}.changes.${c}.value`;
+        work.push(failedPart(phoneNumberId.data?.metadata.phone_number_id ?? null, 'change', problemOf(value.error, where), change));
+        continue;
+      }
       const { metadata, contacts = [], messages = [], statuses = [] } = value.data;
+      const senders = contacts.flatMap((contact) => {
+        const parsed = reportedContact.safeParse(contact);
+        return parsed.success ? [parsed.data] : [];
+      });
       const phoneNumberId = metadata.phone_number_id;
+      const around = { metadata: (change.value as { metadata: unknown }).metadata, contacts };
       for (const message of messages) {
-        if (message.type === 'system') continue;
-        const body = bodyOf(message);
-        if (body.length > MAX_INBOUND_BODY_LENGTH) return { ok: false, problem: `message ${message.id}: the text is too long` };
-        const profile = contacts
-          .find((contact) => contact.wa_id === message.from)
-          ?.profile?.name?.trim()
-          .slice(0, 256);
-        work.push({
-          kind: 'message',
-          phoneNumberId,
-          contact: { wa_id: message.from, profile_name: profile || null },
-          message: { provider_message_id: message.id, body, sent_at: message.timestamp },
-        });
+        const read = readMessage(phoneNumberId, message, senders, around);
+        if (read) work.push(read);
       }
       for (const report of statuses) {
-        const update = toStatusUpdate(report);
-        if (update) work.push({ kind: 'status', phoneNumberId, update });
+        const read = readStatus(phoneNumberId, report, around);
+        if (read) work.push(read);
       }
     }
   }

@@ -35,7 +35,11 @@ describe('the whatsapp provider adapter', async () => {
   }
 
   it('sends a text to /{phone-number-id}/messages with our message id as biz_opaque_callback_data', async () => {
-    const sent = await adapter().send({ to: '15551234567', reference: 'ref-1', content: { type: 'text', body: 'Hi there' } });
+    const sent = await adapter().send({
+      to: { kind: 'phone', id: '15551234567' },
+      reference: 'ref-1',
+      content: { type: 'text', body: 'Hi there' },
+    });
     expect(sent.providerMessageId).toMatch(/^wamid\./);
     expect(graph.sends.at(-1)).toEqual({
       phoneNumberId: account.phoneNumberId,
@@ -63,13 +67,15 @@ describe('the whatsapp provider adapter', async () => {
       code: '190',
       retryable: false,
     });
-    expect(await failure(adapter().send({ to: '99912345678', reference: 'r', content: { type: 'text', body: 'x' } }))).toMatchObject({
+    expect(
+      await failure(adapter().send({ to: { kind: 'phone', id: '99912345678' }, reference: 'r', content: { type: 'text', body: 'x' } })),
+    ).toMatchObject({
       reason: 'recipient',
       code: '131026',
       message: '(#131026) Message undeliverable: Message Undeliverable.',
     });
     const mismatch = adapter().send({
-      to: '15551234567',
+      to: { kind: 'phone', id: '15551234567' },
       reference: 'r',
       content: { type: 'template', name: 'verification_code', language: 'en_US', components: [] },
     });

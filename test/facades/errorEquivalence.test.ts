@@ -168,7 +168,7 @@ const CASES: Case[] = [
     tool: 'contact_channels_add',
     args: () => ({ customer_id: fixtures.contactId, type: 'fax', value: '1' }),
     code: 'VALIDATION_ERROR',
-    details: { type: 'must be one of email, phone, wa_id' },
+    details: { type: 'must be one of bsuid, email, parent_bsuid, phone, username, wa_id' },
   },
   { name: 'an unknown status filter', tool: 'conversations_list', args: () => ({ status: 'finished' }), code: 'VALIDATION_ERROR' },
   {

@@ -123,8 +123,9 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
     for (const entry of TOOLS) {
       const tool = tools.find((candidate) => candidate.name === entry.name)!;
+      // `conversations_messages` (issue 14) reads a conversation's messages: `messages` is its action.
       expect(tool.name).toMatch(
-        /^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver|schedule|start|pause|resume)$/,
+        /^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver|schedule|start|pause|resume|messages)$/,
       );
       expect(tool.description).toBe(entry.description);
       expect(tool.annotations).toEqual(ANNOTATIONS[entry.kind]);
@@ -140,7 +141,7 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
       expect.arrayContaining(['id', 'name', 'phone_number', 'wa_id', 'email', 'metadata']),
     );
     const add = tools.find((tool) => tool.name === 'contact_channels_add')!;
-    expect(add.inputSchema.properties?.['type']).toMatchObject({ enum: ['email', 'phone', 'wa_id'] });
+    expect(add.inputSchema.properties?.['type']).toMatchObject({ enum: ['bsuid', 'email', 'parent_bsuid', 'phone', 'username', 'wa_id'] });
     expect(add.inputSchema.required).toEqual(['customer_id', 'type', 'value']);
   });
 

@@ -1,7 +1,9 @@
 // The provider callback at /webhooks/whatsapp over HTTP, as the WhatsApp Cloud API calls it: the
-// subscription handshake, the X-Hub-Signature-256 check over the raw body, malformed payloads (400,
-// nothing written), kinds it does not handle (200, ignored), and how inbound messages map to contacts,
-// conversations and messages. Message sending and status progression are in messaging.test.ts.
+// subscription handshake, the X-Hub-Signature-256 check over the raw body, payloads that are not a webhook
+// envelope at all (400, nothing written), kinds it does not handle (200, ignored), and how inbound messages
+// map to contacts, conversations and messages. Message sending and status progression are in
+// messaging.test.ts; identities by BSUID in whatsappIdentity.test.ts; bad parts of a payload in
+// whatsappDeadLetters.test.ts.
 import { describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
 import { openMessagingWorld, type MessagingWorkspace } from '../support/messaging.js';
@@ -66,16 +68,12 @@ describe('the WhatsApp provider webhook', async () => {
     expect(await written(ws)).toEqual({ customers: 1, conversations: 1, messages: 1, events: 1 });
   });
 
-  it('answers a malformed payload with 400 VALIDATION_ERROR and writes nothing, not even its valid parts', async () => {
+  it('answers a body that is not a webhook envelope (not JSON, no entries, nested too deep) with 400 VALIDATION_ERROR', async () => {
     const ws = await world.workspace();
-    const good = inboundPayload(ws.phoneNumberId, { from: waId() });
-    const broken = structuredClone(good) as any;
-    broken.entry[0].changes[0].value.messages.push({ from: waId(), id: providerMessageId(), timestamp: '1767225600', type: 'text' });
-
     for (const raw of [
       '{"object": "whatsapp_business_account", "entry": [',
       '{"object":"whatsapp_business_account"}',
-      JSON.stringify(broken),
+      `{"object":"whatsapp_business_account","entry":${'['.repeat(200)}${']'.repeat(200)}}`,
     ]) {
       const response = await world.webhook(null, ws.appSecret, { raw });
       expect(response.status).toBe(400);
@@ -125,12 +123,12 @@ describe('the WhatsApp provider webhook', async () => {
     expect(await prisma.conversation.count({ where: { company_id: ws.workspaceId } })).toBe(1);
   });
 
-  it('keys contacts on wa_id: a business-scoped id without a phone number is a contact too, and the team-set name is kept', async () => {
+  it('reads a business-scoped id sent in place of the wa_id as the BSUID, and keeps the team-set name', async () => {
     const ws = await world.workspace();
     const bsuid = `US.${randomInt(1e9, 9e9)}`;
     await world.webhook(inboundPayload(ws.phoneNumberId, { from: bsuid, name: 'kim' }), ws.appSecret);
-    const contact = await prisma.customer.findFirstOrThrow({ where: { company_id: ws.workspaceId, wa_id: bsuid } });
-    expect(contact).toMatchObject({ phone_number: null, profile_name: 'kim', name: 'kim' });
+    const contact = await prisma.customer.findFirstOrThrow({ where: { company_id: ws.workspaceId, bsuid } });
+    expect(contact).toMatchObject({ wa_id: null, phone_number: null, profile_name: 'kim', name: 'kim' });
 
     await prisma.customer.update({ where: { id: contact.id }, data: { name: 'Kim Larsen' } });
     await world.webhook(inboundPayload(ws.phoneNumberId, { from: bsuid, name: 'Kim L.' }), ws.appSecret);

@@ -203,7 +203,7 @@ describe('a contact’s channels', () => {
     const path = `/api/v1/contacts/${contact.id}/channels`;
     expectError(await postJson(h, path, key, { type: 'fax', value: 5 }), 400, {
       code: 'VALIDATION_ERROR',
-      details: { type: 'must be one of email, phone, wa_id', value: 'must be a string' },
+      details: { type: 'must be one of bsuid, email, parent_bsuid, phone, username, wa_id', value: 'must be a string' },
     });
     expectError(await postJson(h, path, key, { type: 'email', value: 'eve' }), 400, { details: { value: 'must be an email address' } });
     const owner = await createContact({ email: 'owner@example.com' });

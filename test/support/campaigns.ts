@@ -77,7 +77,7 @@ export function countingMessaging(messaging: MessagingProviders) {
     messaging: counted,
     sends,
     /** The addresses sent to, in order. */
-    recipients: () => sends.map((message) => message.to),
+    recipients: () => sends.map((message) => message.to.id),
     /** Sends from now on never answer: the runner is stuck inside the provider call, as if it died there. */
     hang() {
       holding = new Promise<never>(() => undefined);

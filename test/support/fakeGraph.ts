@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_TEMPLATES } from '../../adapters/providers/sandboxCatalog.js';
-import { fitsSlots } from '../../adapters/providers/templates.js';
-import type { TemplateParameter } from '../../adapters/providers/types.js';
+import { fitsSlots, templateSlots } from '../../adapters/providers/templates.js';
+import type { ButtonParameter, TemplateComponentParameters, TemplateParameter } from '../../adapters/providers/types.js';
 import { hubSignature, providerMessageId, statusPayload } from './whatsappPayloads.js';
 
 export const FAKE_GRAPH_VERSION = 'v22.0';
@@ -30,7 +30,7 @@ class GraphFailure extends Error {
 function graphTemplate(template: (typeof SANDBOX_TEMPLATES)[number]) {
   return {
     name: template.name,
-    parameter_format: 'POSITIONAL',
+    parameter_format: templateSlots(template).named ? 'NAMED' : 'POSITIONAL',
     components: template.components,
     language: template.language,
     status: template.status,
@@ -42,12 +42,28 @@ function graphTemplate(template: (typeof SANDBOX_TEMPLATES)[number]) {
 }
 
 /** Graph's template parameters ({type: 'image', image: {link}}) in the adapter-neutral form. */
-function neutralParameters(parameters: unknown): TemplateParameter[] {
-  return (Array.isArray(parameters) ? parameters : []).map((parameter: Record<string, any>) =>
-    parameter['type'] === 'text'
-      ? { type: 'text', text: String(parameter['text'] ?? '') }
-      : { type: parameter['type'], link: String(parameter[parameter['type']]?.link ?? '') },
-  );
+/** A Graph request's template component in the adapters' neutral form, for the provider's own slot check. */
+function neutralComponent(component: Record<string, any>): TemplateComponentParameters {
+  const parameters: Record<string, any>[] = Array.isArray(component['parameters']) ? component['parameters'] : [];
+  if (component['type'] === 'button') {
+    return {
+      type: 'button',
+      sub_type: component['sub_type'],
+      index: Number(component['index']),
+      parameters: parameters as ButtonParameter[],
+    };
+  }
+  return {
+    type: component['type'] as 'header' | 'body',
+    parameters: parameters.map((parameter): TemplateParameter => {
+      if (parameter['type'] === 'text') {
+        const name = parameter['parameter_name'];
+        return { type: 'text', text: String(parameter['text'] ?? ''), ...(name ? { parameter_name: String(name) } : {}) };
+      }
+      const media = parameter[parameter['type']] ?? {};
+      return media.id ? { type: parameter['type'], id: String(media.id) } : { type: parameter['type'], link: String(media.link ?? '') };
+    }),
+  };
 }
 
 async function readJson(request: IncomingMessage): Promise<Record<string, any>> {
@@ -106,11 +122,18 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     webhooks.add(tracked);
   }
 
+  /** Who a send names: `to` (a phone number) takes precedence over `recipient` (a BSUID), as Graph's does. */
+  function addressee(body: Record<string, any>): string | undefined {
+    const to: unknown = body['to'] ?? body['recipient'];
+    return typeof to === 'string' ? to : undefined;
+  }
+
   function checkSend(body: Record<string, any>) {
-    if (body['messaging_product'] !== 'whatsapp' || typeof body['to'] !== 'string') {
+    const to = addressee(body);
+    if (body['messaging_product'] !== 'whatsapp' || to === undefined) {
       throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter', details: 'messaging_product and to are required' });
     }
-    if (body['to'].startsWith(UNDELIVERABLE_PREFIX)) {
+    if (to.startsWith(UNDELIVERABLE_PREFIX)) {
       throw new GraphFailure({ status: 400, code: 131026, message: 'Message undeliverable', details: 'Message Undeliverable.' });
     }
     if (body['type'] === 'text') {
@@ -129,10 +152,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       });
     }
     if (template.status !== 'APPROVED') throw new GraphFailure({ status: 400, code: 132015, message: 'Template is paused' });
-    const neutral = (components as Record<string, unknown>[]).map((component) => ({
-      type: component['type'] as 'header' | 'body',
-      parameters: neutralParameters(component['parameters']),
-    }));
+    const neutral = (components as Record<string, any>[]).map(neutralComponent);
     if (!fitsSlots(template, neutral)) {
       throw new GraphFailure({ status: 400, code: 132000, message: 'Number of parameters does not match the expected number of params' });
     }
@@ -156,10 +176,10 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       fake.sends.push({ phoneNumberId: account.phoneNumberId, body });
       const id = providerMessageId();
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: body['to'], wa_id: body['to'] }], messages: [{ id }] }),
-      );
-      reportStatuses(account, id, body['to'], body['biz_opaque_callback_data']);
+      const to = addressee(body)!;
+      const contact = typeof body['to'] === 'string' ? { input: to, wa_id: to } : { input: to, user_id: to };
+      response.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [contact], messages: [{ id }] }));
+      reportStatuses(account, id, to, body['biz_opaque_callback_data']);
       return;
     }
     if (request.method === 'GET' && edge === 'message_templates') {

@@ -1,5 +1,9 @@
 // WhatsApp Cloud API webhook payloads and signatures, built the way the provider builds them, for tests
-// that play the provider's part (and for the fake Graph server's status callbacks).
+// that play the provider's part (and for the fake Graph server's status callbacks). Shapes follow Meta's
+// reference: https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/payload-examples (messages,
+// statuses) and, for users known by a business-scoped user id (contacts[].user_id, profile.username,
+// messages[].from_user_id, statuses[].recipient_user_id, with wa_id/from/recipient_id withheld when the
+// phone number is), https://developers.facebook.com/documentation/business-messaging/whatsapp/business-scoped-user-ids/
 import { createHmac, randomBytes } from 'node:crypto';
 
 export function hubSignature(rawBody: string, appSecret: string): string {
@@ -36,7 +40,12 @@ export function envelope(phoneNumberId: string, value: Record<string, unknown>) 
 }
 
 export type InboundOptions = {
-  from: string;
+  /** The sender's wa_id (its phone number's digits); absent when Meta withholds the number. */
+  from?: string;
+  /** The sender's business-scoped user id (contacts[].user_id, messages[].from_user_id). */
+  userId?: string;
+  parentUserId?: string;
+  username?: string;
   name?: string;
   id?: string;
   at?: Date;
@@ -47,9 +56,20 @@ export type InboundOptions = {
 
 export function inboundPayload(phoneNumberId: string, options: InboundOptions) {
   const message = options.message ?? { type: 'text', text: { body: options.text ?? 'Hello!' } };
+  const profile = { name: options.name ?? 'Ana Silva', ...(options.username ? { username: options.username } : {}) };
+  const ids = {
+    ...(options.from ? { wa_id: options.from } : {}),
+    ...(options.userId ? { user_id: options.userId } : {}),
+    ...(options.parentUserId ? { parent_user_id: options.parentUserId } : {}),
+  };
+  const sender = {
+    ...(options.from ? { from: options.from } : {}),
+    ...(options.userId ? { from_user_id: options.userId } : {}),
+    ...(options.parentUserId ? { from_parent_user_id: options.parentUserId } : {}),
+  };
   return envelope(phoneNumberId, {
-    contacts: [{ profile: { name: options.name ?? 'Ana Silva' }, wa_id: options.from }],
-    messages: [{ from: options.from, id: options.id ?? providerMessageId(), timestamp: unixSeconds(options.at ?? new Date()), ...message }],
+    contacts: [{ profile, ...ids }],
+    messages: [{ ...sender, id: options.id ?? providerMessageId(), timestamp: unixSeconds(options.at ?? new Date()), ...message }],
   });
 }
 
@@ -57,6 +77,8 @@ export type StatusOptions = {
   id: string;
   status: string;
   recipient: string;
+  /** The recipient's business-scoped user id, reported beside its phone number. */
+  recipientUserId?: string;
   reference?: string;
   errors?: { code: number; title: string; message?: string; error_data?: { details: string } }[];
 };
@@ -68,7 +90,9 @@ export function statusPayload(phoneNumberId: string, options: StatusOptions) {
         id: options.id,
         status: options.status,
         timestamp: unixSeconds(new Date()),
-        recipient_id: options.recipient,
+        // A business-scoped user id is reported as recipient_user_id, a phone number as recipient_id.
+        ...(/^[A-Z]{2}\./.test(options.recipient) ? { recipient_user_id: options.recipient } : { recipient_id: options.recipient }),
+        ...(options.recipientUserId ? { recipient_user_id: options.recipientUserId } : {}),
         ...(options.reference ? { biz_opaque_callback_data: options.reference } : {}),
         ...(options.status === 'sent'
           ? {
