@@ -1,7 +1,8 @@
 // The one path of an outbound message, shared by messageSend and the campaign runner: the message is recorded
 // (status pending) before the provider is called, the provider is called outside any transaction, and its
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
-// event. A provider failure leaves the message recorded as failed, never lost.
+// event. The pending message is recorded with a message.created event, so dashboards see it at once. A
+// provider failure leaves the message recorded as failed, never lost.
 import { z } from 'zod';
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MessagingProvider, OutboundContent } from '../../adapters/providers/types.js';
@@ -9,6 +10,7 @@ import { fillTemplate } from '../../adapters/providers/templates.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
 import { advanceMessageStatus, type Failure } from './messageStatus.js';
+import { recordMessageEvent } from './messageEvents.js';
 import { sendableTemplate } from './templates.js';
 
 /** A template to send: its name, language and the values of its slots in reading order. */
@@ -56,9 +58,9 @@ export async function templateMessage(provider: MessagingProvider, request: Temp
   return { content: filled.content, body: filled.text, template: request };
 }
 
-/** Records the outbound message as pending, in the caller's transaction or on its own; returns its id. */
-export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<string> {
-  const { id } = await db.message.create({
+/** Records the outbound message as pending with its message.created event, in the caller's transaction; returns its id. */
+export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<string> {
+  const { id } = await tx.message.create({
     data: {
       company_id: send.workspaceId,
       conversation_id: send.conversationId,
@@ -74,6 +76,7 @@ export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<
     },
     select: { id: true },
   });
+  await recordMessageEvent(tx, send.workspaceId, 'message.created', id);
   return id;
 }
 
