@@ -171,7 +171,19 @@ export function createEventHub(options: { prisma: PrismaClient; listen: Listen; 
         leave(workspaceId, inbox);
         throw error;
       }
-      return deliver(workspaceId, inbox, subscription, replayFrom);
+      const events = deliver(workspaceId, inbox, subscription, replayFrom);
+      // A generator waiting for its next event cannot run its `finally` until one comes, so a client that goes away
+      // would stay subscribed until its workspace's next event: ending the inbox lets it finish at once.
+      const iterator: AsyncIterableIterator<FeedEvent> = {
+        [Symbol.asyncIterator]: () => iterator,
+        next: () => events.next(),
+        return: () => {
+          inbox.end();
+          leave(workspaceId, inbox);
+          return events.return(undefined);
+        },
+      };
+      return iterator;
     },
     messageOf(workspaceId, event) {
       const data = event.envelope.data as { message?: { id?: unknown } };

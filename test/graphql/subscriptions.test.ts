@@ -67,7 +67,7 @@ async function inbound(ws: Awaited<ReturnType<typeof world.workspace>>, text: st
 }
 
 describe('subscriptions over SSE', () => {
-  it('deliver inbound messages and sends to the workspace, only the asked conversation to a conversation subscriber, nothing to another workspace', async () => {
+  it('deliver inbound messages and sends to the workspace, only the asked conversation to a conversation subscriber, nothing to another workspace, and end when the client leaves', async () => {
     const ws = await world.workspace();
     const stranger = await world.workspace();
     const from = await inbound(ws, 'first');
@@ -105,6 +105,9 @@ describe('subscriptions over SSE', () => {
     expect(outsider.received).toEqual([]);
     expect(one.received.every((event) => event.conversation_id === conversation.id)).toBe(true);
     for (const subscription of [all, one, statuses, outsider]) expect(subscription.errors).toEqual([]);
+    // A client that goes away leaves at once, without waiting for another event of its workspace.
+    for (const subscription of [all, one, statuses, outsider]) subscription.stop();
+    await expect.poll(() => h.services.events.subscriberCount(), { timeout: 5000 }).toBe(before);
   });
 
   it('resumes after the last event id seen: the missed events first, in order, then live ones', async () => {
