@@ -13,6 +13,7 @@ import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
 import { startDeliveryWorker } from '../workers/webhooks/worker.js';
 import { campaignOptionsFrom } from '../workers/campaigns/options.js';
 import { startCampaignWorker } from '../workers/campaigns/worker.js';
+import { startEventPruner } from '../workers/events/pruner.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
@@ -34,6 +35,12 @@ logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRIC
 
 const webhookWorker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
 shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
+const eventPruner = startEventPruner(
+  runtime.services,
+  { retentionDays: settings.EVENT_RETENTION_DAYS, pollMs: settings.EVENT_PRUNE_INTERVAL_MS },
+  logger,
+);
+shutdown.register({ name: 'event pruner', stage: 'drain', stop: () => eventPruner.stop() });
 logger.info({ concurrency: settings.WEBHOOK_CONCURRENCY }, 'webhook delivery worker started');
 
 if (settings.CAMPAIGN_WORKERS) {

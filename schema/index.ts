@@ -24,5 +24,6 @@ import './bookingPage.js';
 import './knowledge.js';
 import './analytics.js';
 import './campaign.js';
+import './events.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

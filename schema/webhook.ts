@@ -41,7 +41,7 @@ for (const variant of [WebhookSubscription, WebhookSubscriptionWithSecret]) {
   builder.prismaObjectFields(variant, (t) => ({
     id: t.exposeID('id'),
     url: t.exposeString('url'),
-    events: t.exposeStringList('events', { description: 'Event types delivered: message.received, message.status.' }),
+    events: t.exposeStringList('events', { description: 'Event types delivered: message.received, message.status, message.created.' }),
     active: t.exposeBoolean('active', {
       description: 'Inactive subscriptions get no new events; their due deliveries are held until re-enabled.',
     }),

@@ -450,6 +450,15 @@ export type ConversationSummaryDeleteMutationVariables = Exact<{
 
 export type ConversationSummaryDeleteMutation = { conversationSummaryDelete: { deleted: boolean, id: string } };
 
+export type EventsQueryVariables = Exact<{
+  after?: string | null | undefined;
+  type?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type EventsQuery = { events: { has_more: boolean, next_cursor: string | null, data: Array<{ id: string, type: string, created_at: string, data: unknown }> } };
+
 export type KnowledgeDocumentFieldsFragment = { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string };
 
 export type KnowledgeDocumentsListQueryVariables = Exact<{

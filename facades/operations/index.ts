@@ -7,6 +7,7 @@ import { BOOKING } from './booking.js';
 import { CAMPAIGNS } from './campaigns.js';
 import { CONTACTS } from './contacts.js';
 import { CONVERSATIONS } from './conversations.js';
+import { EVENTS } from './events.js';
 import { KNOWLEDGE } from './knowledge.js';
 import { MESSAGING } from './messaging.js';
 import { SCHEDULING } from './scheduling.js';
@@ -23,6 +24,7 @@ export const FACADE_TABLE: readonly FacadeEntry[] = [
   ...TAGS,
   ...MESSAGING,
   ...WEBHOOKS,
+  ...EVENTS,
   ...SCHEDULING,
   ...BOOKING,
   ...KNOWLEDGE,

@@ -125,7 +125,7 @@ async function prepareOn(
 }
 
 async function deliver(ctx: Context, send: OutboundSend): Promise<MessageSendResult> {
-  const id = await recordPendingMessage(ctx.prisma, send);
+  const id = await ctx.prisma.$transaction((tx) => recordPendingMessage(tx, send));
   const outcome = await dispatchMessage(ctx.prisma, send, id);
   if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
   const message = await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect });

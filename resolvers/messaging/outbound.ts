@@ -1,7 +1,8 @@
 // The one path of an outbound message, shared by messageSend and the campaign runner: the message is recorded
 // (status pending) before the provider is called, the provider is called outside any transaction, and its
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
-// event. A provider failure leaves the message recorded as failed, never lost.
+// event. The pending message is recorded with a message.created event, so dashboards see it at once. A
+// provider failure leaves the message recorded as failed, never lost.
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
@@ -9,6 +10,7 @@ import type { TemplateRequest } from './templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
 import { advanceMessageStatus, type Failure } from './messageStatus.js';
+import { recordMessageEvent } from './messageEvents.js';
 import { sendableTemplate } from './templates.js';
 
 export { templateInput, templateSendInput, type TemplateRequest } from './templateInput.js';
@@ -59,9 +61,9 @@ function storedParameters(template: TemplateRequest) {
   return { header: template.header ?? null, body: template.body ?? null, buttons: template.buttons ?? null };
 }
 
-/** Records the outbound message as pending, in the caller's transaction or on its own; returns its id. */
-export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<string> {
-  const { id } = await db.message.create({
+/** Records the outbound message as pending with its message.created event, in the caller's transaction; returns its id. */
+export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<string> {
+  const { id } = await tx.message.create({
     data: {
       company_id: send.workspaceId,
       conversation_id: send.conversationId,
@@ -77,6 +79,7 @@ export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<
     },
     select: { id: true },
   });
+  await recordMessageEvent(tx, send.workspaceId, 'message.created', id);
   return id;
 }
 

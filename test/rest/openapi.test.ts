@@ -612,6 +612,7 @@ const samples = (): Record<string, Sample> => {
     listConversationMessages: { ...ofConversation, query: '?limit=1', badQuery: '?before=x' },
     getMessage: { path: { id: records.messageId }, foreign: { id: records.foreign.messageId } },
     searchMessages: { query: '?q=receipt', badQuery: '?q=' },
+    listEvents: { query: '?limit=2&type=message.created,message.status', badQuery: '?type=message.sent' },
     listConversationNotes: { ...ofConversation, query: '?limit=1', badQuery: '?limit=0' },
     createConversationNote: { ...ofConversation, body: () => ({ body: 'Called back' }), badBody: { body: 5 } },
     updateConversationNote: {
