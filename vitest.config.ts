@@ -12,8 +12,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Servers that tests start as child processes deliver webhooks and send campaigns only when a test asks
+    // Servers that tests start as child processes deliver webhooks, send campaigns and run the AI agent only when a test asks
     // for it: on a shared PostgreSQL their workers would otherwise claim other test files' work.
-    env: { NODE_ENV: 'test', WEBHOOK_WORKERS: 'false', CAMPAIGN_WORKERS: 'false' },
+    env: { NODE_ENV: 'test', WEBHOOK_WORKERS: 'false', CAMPAIGN_WORKERS: 'false', AGENT_WORKERS: 'false' },
   },
 });

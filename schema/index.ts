@@ -21,5 +21,6 @@ import './bookingPage.js';
 import './knowledge.js';
 import './analytics.js';
 import './campaign.js';
+import './agent.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
