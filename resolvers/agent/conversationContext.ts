@@ -1,6 +1,7 @@
 // What the AI agent knows when it answers an inbound message: the message, its conversation's state (the agent
 // switch, the 24-hour window), the contact's fields and tags, the recent messages (oldest first, each marked as
-// the contact's, the agent's or a person's), and how many agent replies came in a row before it.
+// the contact's, the agent's or a person's, ending with the message itself), and how many agent replies came in
+// a row before it.
 import type { Db } from '../shared/context.js';
 
 const RECENT_MESSAGES = 20;
@@ -59,15 +60,16 @@ export async function agentConversation(db: Db, messageId: string): Promise<Agen
   if (!message) return null;
   const { conversation: conversationRow, ...trigger } = message;
   const { customer, ...conversation } = conversationRow;
+  // The contact's later messages belong to later runs; replies sent since (to earlier messages) are context.
   const latest = await db.message.findMany({
-    where: { conversation_id: conversation.id, id: { lte: message.id } },
+    where: { conversation_id: conversation.id, OR: [{ id: { lt: message.id } }, { direction: 'outbound' }] },
     orderBy: { id: 'desc' },
     take: REPLY_RUN_WINDOW,
     select: { id: true, direction: true, body: true, created_at: true, agent_reply_of: { select: { id: true } } },
   });
-  const lines: TranscriptLine[] = latest.map((row) => ({
+  const lines: TranscriptLine[] = [{ ...trigger, from: 'contact' as const }, ...latest].map((row) => ({
     id: row.id,
-    from: row.direction === 'inbound' ? 'contact' : row.agent_reply_of ? 'agent' : 'person',
+    from: 'from' in row ? row.from : row.direction === 'inbound' ? 'contact' : row.agent_reply_of ? 'agent' : 'person',
     body: row.body,
     created_at: row.created_at,
   }));

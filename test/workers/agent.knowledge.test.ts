@@ -52,7 +52,7 @@ describe('the knowledge agent', () => {
     expect(runs.map((run) => run.reply_message_id)).toEqual(replies.map((message) => message.id));
     expect(runs[0]!.passages).toEqual([
       expect.objectContaining({ title: 'Opening hours', rank: 1, text: expect.stringContaining('Saturday from 10:00') }),
-      ...((runs[0]!.passages as unknown[]).slice(1)),
+      ...(runs[0]!.passages as unknown[]).slice(1),
     ]);
     // The normal send path: the sandbox moves the replies on to read, each with its message.status events.
     await expect.poll(async () => (await outbound(chat.conversationId)).map((message) => message.status)).toEqual(['read', 'read']);
