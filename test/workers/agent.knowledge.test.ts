@@ -2,10 +2,11 @@
 // service_enabled on becomes an agent run in the same transaction, a worker answers it with the best passage of
 // the workspace's real Markdown documents (greeting once) through the normal send path, or, when no passage
 // ranks above the threshold, hands the conversation to a person: the agent switch off, the conversation
-// assigned, a note and a conversation.handoff event. Another workspace's documents are never retrieved; with
-// service_enabled off no run is made.
+// assigned, a note and a conversation.handoff event (valid against docs/webhooks). Another workspace's
+// documents are never retrieved; with service_enabled off no run is made.
 import { describe, expect, it } from 'vitest';
 import { openAgentWorld } from '../support/agent.js';
+import { envelopeProblems } from '../support/webhooks.js';
 
 const { prisma, gql, conversation, settledRuns, outbound, world } = await openAgentWorld();
 
@@ -76,6 +77,7 @@ describe('the knowledge agent', () => {
     const [note] = await prisma.note.findMany({ where: { conversation_id: chat.conversationId } });
     expect(note!.body).toContain('no_confident_answer');
     const [event] = await prisma.event.findMany({ where: { company_id: chat.ws.workspaceId, type: 'conversation.handoff' } });
+    expect(envelopeProblems(JSON.parse(event!.body))).toEqual([]);
     expect(JSON.parse(event!.body)).toMatchObject({
       type: 'conversation.handoff',
       data: { conversation_id: chat.conversationId, run_id: run!.id, reason: 'no_confident_answer', assigned_user_id: owner.id },
