@@ -30,7 +30,7 @@ afterAll(() =>
 async function mcpClient(key: string) {
   const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
-    fetch: (url, init) => Promise.resolve(h.app.yoga.fetch(String(url), init)),
+    fetch: (url, init) => Promise.resolve(h.app.yoga.fetch(new Request(url, init))),
   });
   const client = new Client({ name: 'agent-test', version: '1.0.0' });
   await client.connect(transport);

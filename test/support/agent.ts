@@ -13,7 +13,7 @@ import { startAgentWorker } from '../../workers/agent/worker.js';
 import type { AgentWorkerOptions } from '../../workers/agent/options.js';
 
 /** Files that run agent workers take turns on a shared PostgreSQL (a worker would claim another file's runs). */
-const AGENT_WORKER_LOCK = 7_340_112_977;
+export const AGENT_WORKER_LOCK = 7_340_112_977;
 
 export const FAST_AGENT_OPTIONS: AgentWorkerOptions = {
   pollMs: 20,
