@@ -19,6 +19,7 @@ import { campaignOptionsFrom } from '../workers/campaigns/options.js';
 import { startCampaignWorker } from '../workers/campaigns/worker.js';
 import { agentOptionsFrom } from '../workers/agent/options.js';
 import { startAgentWorker } from '../workers/agent/worker.js';
+import { startEventPruner } from '../workers/events/pruner.js';
 import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 
 const settings = loadSettings();
@@ -55,6 +56,12 @@ shutdown.register({ name: 'mcp sessions', stage: 'drain', stop: () => mcpSession
 if (settings.WEBHOOK_WORKERS) {
   const webhookWorker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
   shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
+  const eventPruner = startEventPruner(
+    runtime.services,
+    { retentionDays: settings.EVENT_RETENTION_DAYS, pollMs: settings.EVENT_PRUNE_INTERVAL_MS },
+    logger,
+  );
+  shutdown.register({ name: 'event pruner', stage: 'drain', stop: () => eventPruner.stop() });
 }
 
 if (settings.CAMPAIGN_WORKERS) {

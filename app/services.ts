@@ -12,6 +12,7 @@ import type { TargetGuard } from '../infra/net/targetGuard.js';
 import { integrationContext } from '../resolvers/messaging/integrations.js';
 import { applyStatusUpdate } from '../resolvers/messaging/messageStatus.js';
 import { createPublicUrls } from './publicUrls.js';
+import { createEventHub, type Listen } from '../resolvers/events/hub.js';
 
 export type ServiceOptions = {
   prisma: PrismaClient;
@@ -22,6 +23,8 @@ export type ServiceOptions = {
   webhookTargets: TargetGuard;
   /** Where the public reaches the service (PUBLIC_BASE_URL), without a trailing slash. */
   publicBaseUrl: string;
+  /** The database's LISTEN, which feeds live updates (Database.listen). */
+  listen: Listen;
 };
 
 export function messagingSettings(settings: Settings): MessagingSettings {
@@ -41,6 +44,11 @@ export function createServices(options: ServiceOptions): Services {
     version: options.version,
     webhookTargets: options.webhookTargets,
     publicUrls: createPublicUrls(options.publicBaseUrl),
+    events: createEventHub({
+      prisma: options.prisma,
+      listen: options.listen,
+      onError: (err) => logger.error({ err }, 'live updates could not read new events'),
+    }),
     messaging: createMessagingProviders(options.messaging, {
       onStatus: async (integration, update) => {
         await applyStatusUpdate(integrationContext(services, integration, `req_${randomUUID()}`), update);
@@ -51,7 +59,8 @@ export function createServices(options: ServiceOptions): Services {
   return services;
 }
 
-/** Stops background work (sandbox status timers) before the database closes. */
+/** Stops background work (live updates, sandbox status timers) before the database closes. */
 export async function closeServices(services: Services): Promise<void> {
+  await services.events.close();
   await services.messaging.close();
 }

@@ -15,6 +15,7 @@ import { campaignOptionsFrom } from '../workers/campaigns/options.js';
 import { startCampaignWorker } from '../workers/campaigns/worker.js';
 import { agentOptionsFrom } from '../workers/agent/options.js';
 import { startAgentWorker } from '../workers/agent/worker.js';
+import { startEventPruner } from '../workers/events/pruner.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
@@ -36,6 +37,12 @@ logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRIC
 
 const webhookWorker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
 shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
+const eventPruner = startEventPruner(
+  runtime.services,
+  { retentionDays: settings.EVENT_RETENTION_DAYS, pollMs: settings.EVENT_PRUNE_INTERVAL_MS },
+  logger,
+);
+shutdown.register({ name: 'event pruner', stage: 'drain', stop: () => eventPruner.stop() });
 logger.info({ concurrency: settings.WEBHOOK_CONCURRENCY }, 'webhook delivery worker started');
 
 if (settings.CAMPAIGN_WORKERS) {

@@ -69,3 +69,4 @@ builder.scalarType('JSON', {
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

@@ -7,6 +7,8 @@ import './contact.js';
 import './conversation.js';
 import './tag.js';
 import './message.js';
+import './messageDetail.js';
+import './conversationMessages.js';
 import './template.js';
 import './providerCallback.js';
 import './contactMutations.js';
@@ -22,5 +24,6 @@ import './knowledge.js';
 import './analytics.js';
 import './campaign.js';
 import './agent.js';
+import './events.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -472,6 +472,15 @@ export type ConversationSummaryDeleteMutationVariables = Exact<{
 
 export type ConversationSummaryDeleteMutation = { conversationSummaryDelete: { deleted: boolean, id: string } };
 
+export type EventsQueryVariables = Exact<{
+  after?: string | null | undefined;
+  type?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type EventsQuery = { events: { has_more: boolean, next_cursor: string | null, data: Array<{ id: string, type: string, created_at: string, data: unknown }> } };
+
 export type KnowledgeDocumentFieldsFragment = { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string };
 
 export type KnowledgeDocumentsListQueryVariables = Exact<{
@@ -734,6 +743,35 @@ export type TagUnassignMutationVariables = Exact<{
 
 
 export type TagUnassignMutation = { tagUnassign: { assigned: boolean, customer_id: string, tag_id: string } };
+
+export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
+
+export type ConversationMessagesQueryVariables = Exact<{
+  conversation_id: string;
+  limit?: number | null | undefined;
+  before?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } };
+
+export type MessageQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } };
+
+export type MessageSearchQueryVariables = Exact<{
+  q: string;
+  conversation_id?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } };
 
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -8,20 +8,24 @@ import { BOOKING } from './booking.js';
 import { CAMPAIGNS } from './campaigns.js';
 import { CONTACTS } from './contacts.js';
 import { CONVERSATIONS } from './conversations.js';
+import { EVENTS } from './events.js';
 import { KNOWLEDGE } from './knowledge.js';
 import { MESSAGING } from './messaging.js';
 import { SCHEDULING } from './scheduling.js';
 import { TAGS } from './tags.js';
+import { TRANSCRIPTS } from './transcripts.js';
 import { USERS } from './users.js';
 import { WEBHOOKS } from './webhooks.js';
 
 export const FACADE_TABLE: readonly FacadeEntry[] = [
   ...USERS,
   ...CONVERSATIONS,
+  ...TRANSCRIPTS,
   ...CONTACTS,
   ...TAGS,
   ...MESSAGING,
   ...WEBHOOKS,
+  ...EVENTS,
   ...SCHEDULING,
   ...BOOKING,
   ...KNOWLEDGE,

@@ -13,6 +13,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import { fromPGlite, fromPgPool, type SqlConnection } from './sql.js';
+import { pgliteListen, poolListen, type Listen } from './notifications.js';
 import { claimOwnership, describeOwner, EmbeddedDatabaseInUse, type LiveOwner, type Ownership } from './ownership.js';
 import { serveWireConnection, type WireConnection } from './pgliteWire.js';
 
@@ -20,6 +21,8 @@ export type Database = {
   prisma: PrismaClient;
   sql: SqlConnection;
   kind: 'postgres' | 'pglite';
+  /** LISTEN on a channel: NOTIFY of committed changes, from this process or (on PostgreSQL) any other. */
+  listen: Listen;
   /** The embedded database's socket: this process's when it owns the database, else the owner's it works through. */
   socketPath?: string;
   /** Set when this process works through the process that owns the embedded database. */
@@ -74,6 +77,7 @@ function openPool(pool: pg.Pool, kind: Database['kind'], socketPath?: string): D
   return {
     prisma,
     sql: fromPgPool(pool),
+    listen: poolListen(pool),
     kind,
     socketPath,
     serveOthers() {},
@@ -126,6 +130,7 @@ function openPGlite(pglite: PGlite, ownership?: Ownership, onServeError: (error:
   return {
     prisma,
     sql: fromPGlite(pglite),
+    listen: pgliteListen(pglite),
     kind: 'pglite',
     socketPath: ownership?.socketPath,
     serveOthers() {

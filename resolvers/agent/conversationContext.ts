@@ -65,11 +65,11 @@ export async function agentConversation(db: Db, messageId: string): Promise<Agen
     where: { conversation_id: conversation.id, OR: [{ id: { lt: message.id } }, { direction: 'outbound' }] },
     orderBy: { id: 'desc' },
     take: REPLY_RUN_WINDOW,
-    select: { id: true, direction: true, body: true, created_at: true, agent_reply_of: { select: { id: true } } },
+    select: { id: true, direction: true, body: true, created_at: true, sender_type: true },
   });
   const lines: TranscriptLine[] = [{ ...trigger, from: 'contact' as const }, ...latest].map((row) => ({
     id: row.id,
-    from: 'from' in row ? row.from : row.direction === 'inbound' ? 'contact' : row.agent_reply_of ? 'agent' : 'person',
+    from: 'from' in row ? row.from : row.direction === 'inbound' ? 'contact' : row.sender_type === 'agent' ? 'agent' : 'person',
     body: row.body,
     created_at: row.created_at,
   }));

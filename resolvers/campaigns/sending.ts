@@ -99,6 +99,7 @@ export async function sendNextRecipient(
     const send: OutboundSend = {
       ...sender.message,
       workspaceId: campaign.company_id,
+      sender: { type: 'campaign', id: campaign.id },
       conversationId: conversation.id,
       provider: sender.provider,
       to,
@@ -149,7 +150,8 @@ export function settleAbandonedSends(prisma: PrismaClient, claimedBefore: Date, 
     for (const recipient of abandoned) {
       if (recipient.message_id) {
         messageIds.push(recipient.message_id);
-        await failPendingMessage(tx, recipient.company_id, recipient.message_id, RECIPIENT_ERRORS.outcomeUnknown);
+        const { error_code, error_message } = RECIPIENT_ERRORS.outcomeUnknown;
+        await failPendingMessage(tx, recipient.company_id, recipient.message_id, { error_code, error_title: error_message });
         continue;
       }
       // Its message was deleted with its conversation: nothing says what happened.

@@ -16,7 +16,7 @@ export async function followMessages(tx: Db, messageIds: string[]): Promise<void
     UPDATE campaign_recipients r
     SET status = m.status,
         error_code = CASE WHEN m.status = 'failed' THEN m.error_code ELSE r.error_code END,
-        error_message = CASE WHEN m.status = 'failed' THEN m.error_message ELSE r.error_message END,
+        error_message = CASE WHEN m.status = 'failed' THEN m.error_title ELSE r.error_message END,
         sent_at = CASE WHEN m.status IN ('sent', 'delivered', 'read') THEN COALESCE(r.sent_at, now()) ELSE r.sent_at END,
         delivered_at = CASE WHEN m.status IN ('delivered', 'read') THEN COALESCE(r.delivered_at, now()) ELSE r.delivered_at END,
         read_at = CASE WHEN m.status = 'read' THEN COALESCE(r.read_at, now()) ELSE r.read_at END,

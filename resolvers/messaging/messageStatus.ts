@@ -20,14 +20,29 @@ function statusesBefore(status: OutboundStatus): OutboundStatus[] {
   return OUTBOUND_STATUSES.slice(0, OUTBOUND_STATUSES.indexOf(status));
 }
 
-type Failure = { error_code: string; error_message: string };
+/** Why a message failed: the provider's code, its short title and, when it gave them, its details. */
+export type Failure = { error_code: string; error_title: string; error_details?: string | null };
 type Extra = Partial<Failure> & { provider_message_id?: string };
 
+/**
+ * One conditional UPDATE: the status moves only from one of `from`; the time of the new status is stamped, and
+ * so are the times of the steps it implies and that were never reported (read implies delivered and sent).
+ */
 async function moveMessage(tx: Db, workspaceId: string, messageId: string, from: OutboundStatus[], status: OutboundStatus, extra: Extra) {
-  const { count } = await tx.message.updateMany({
-    where: { id: messageId, company_id: workspaceId, direction: 'outbound', status: { in: from } },
-    data: { status, ...extra },
-  });
+  const reached = (step: OutboundStatus) => OUTBOUND_STATUSES.indexOf(status) >= OUTBOUND_STATUSES.indexOf(step) && status !== 'failed';
+  const count = await tx.$executeRaw`
+    UPDATE messages SET
+      status = ${status},
+      provider_message_id = COALESCE(${extra.provider_message_id ?? null}, provider_message_id),
+      error_code = COALESCE(${extra.error_code ?? null}, error_code),
+      error_title = COALESCE(${extra.error_title ?? null}, error_title),
+      error_details = COALESCE(${extra.error_details ?? null}, error_details),
+      sent_at = CASE WHEN ${reached('sent')} THEN COALESCE(sent_at, now()) ELSE sent_at END,
+      delivered_at = CASE WHEN ${reached('delivered')} THEN COALESCE(delivered_at, now()) ELSE delivered_at END,
+      read_at = CASE WHEN ${reached('read')} THEN COALESCE(read_at, now()) ELSE read_at END,
+      failed_at = CASE WHEN ${status === 'failed'} THEN COALESCE(failed_at, now()) ELSE failed_at END,
+      updated_at = now()
+    WHERE id = ${messageId}::uuid AND company_id = ${workspaceId}::uuid AND direction = 'outbound' AND status = ANY(${from}::text[])`;
   if (count === 0) return false;
   await recordMessageEvent(tx, workspaceId, 'message.status', messageId);
   await followMessages(tx, [messageId]);
@@ -82,7 +97,7 @@ export async function applyStatusUpdate(ctx: Context, update: StatusUpdate): Pro
     });
     if (!message) return { applied: false };
     const failure: Partial<Failure> =
-      input.status === 'failed' && input.error ? { error_code: input.error.code, error_message: input.error.message } : {};
+      input.status === 'failed' && input.error ? { error_code: input.error.code, error_title: input.error.message } : {};
     const applied = await advanceMessageStatus(tx, workspaceId, message.id, input.status, {
       provider_message_id: input.providerMessageId,
       ...failure,

@@ -9,11 +9,19 @@ import { DomainError, notFound } from '../shared/errors.js';
 import { withIdempotency } from '../shared/idempotency.js';
 import { conversationIntegration, providerIntegration } from './integrations.js';
 import { messageViewSelect, type MessageView } from '../shared/views.js';
-import { dispatchMessage, messagingAddress, recordPendingMessage, templateInput, templateMessage, type OutboundSend } from './outbound.js';
+import {
+  dispatchMessage,
+  messagingAddress,
+  recordPendingMessage,
+  templateInput,
+  templateMessage,
+  type MessageSender,
+  type OutboundSend,
+} from './outbound.js';
 import { providerFailure } from './providerFailure.js';
+import { messagingWindow } from './window.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
-const MESSAGING_WINDOW_MS = 24 * 3600 * 1000;
 const MAX_TEXT_LENGTH = 4096;
 
 const sendInput = z
@@ -36,12 +44,13 @@ export type MessageSendInput = z.input<typeof sendInput>;
 export type MessageSendResult = { message: MessageView };
 
 function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
-  if (lastInboundAt && now - lastInboundAt.getTime() < MESSAGING_WINDOW_MS) return;
+  const window = messagingWindow(lastInboundAt, now);
+  if (window.open) return;
   throw new DomainError(
     'MESSAGING_WINDOW_CLOSED',
     "Free-form messages can only be sent within 24 hours of the contact's last message; send an approved template instead",
     {
-      window_closed_at: lastInboundAt ? new Date(lastInboundAt.getTime() + MESSAGING_WINDOW_MS).toISOString() : null,
+      window_closed_at: window.closes_at?.toISOString() ?? null,
       last_inbound_at: lastInboundAt?.toISOString() ?? null,
       reason: 'a template message is required',
     },
@@ -49,7 +58,7 @@ function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
 }
 
 async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<OutboundSend> {
-  const { workspaceId } = requireActor(ctx);
+  const { workspaceId, keyId, agentRunId } = requireActor(ctx);
   const conversation = await ctx.prisma.conversation.findFirst({
     where: { id: input.conversation_id, company_id: workspaceId },
     select: {
@@ -75,7 +84,8 @@ async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<
   }
   const integration = await conversationIntegration(ctx.prisma, workspaceId, conversation.integration_id);
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
-  const common = { workspaceId, conversationId: conversation.id, provider, to };
+  const sender: MessageSender = agentRunId ? { type: 'agent', id: agentRunId } : { type: 'api_key', id: keyId };
+  const common = { workspaceId, sender, conversationId: conversation.id, provider, to };
   if (input.template) return { ...common, ...(await templateMessage(provider, input.template)) };
   assertWindowOpen(conversation.last_message_at, Date.now());
   const body = input.body ?? '';
@@ -83,7 +93,7 @@ async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<
 }
 
 async function deliver(ctx: Context, send: OutboundSend): Promise<MessageSendResult> {
-  const id = await recordPendingMessage(ctx.prisma, send);
+  const id = await ctx.prisma.$transaction((tx) => recordPendingMessage(tx, send));
   const outcome = await dispatchMessage(ctx.prisma, send, id);
   if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
   const message = await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect });

@@ -1,14 +1,16 @@
 // The one path of an outbound message, shared by messageSend and the campaign runner: the message is recorded
 // (status pending) before the provider is called, the provider is called outside any transaction, and its
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
-// event. A provider failure leaves the message recorded as failed, never lost.
+// event. The pending message is recorded with a message.created event, so dashboards see it at once. A
+// provider failure leaves the message recorded as failed, never lost.
 import { z } from 'zod';
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MessagingProvider, OutboundContent } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
-import { advanceMessageStatus } from './messageStatus.js';
+import { advanceMessageStatus, type Failure } from './messageStatus.js';
+import { recordMessageEvent } from './messageEvents.js';
 import { sendableTemplate } from './templates.js';
 
 /** A template to send: its name, language and the values of its slots in reading order. */
@@ -32,8 +34,12 @@ export type OutboundMessage = {
   template: TemplateRequest | null;
 };
 
+/** Who wrote a message: the contact, a user, an API key, the AI agent or a campaign, and its id. */
+export type MessageSender = { type: 'contact' | 'user' | 'api_key' | 'agent' | 'campaign'; id: string | null };
+
 export type OutboundSend = OutboundMessage & {
   workspaceId: string;
+  sender: MessageSender;
   conversationId: string;
   provider: MessagingProvider;
   /** The contact's provider address. */
@@ -52,27 +58,31 @@ export async function templateMessage(provider: MessagingProvider, request: Temp
   return { content: filled.content, body: filled.text, template: request };
 }
 
-/** Records the outbound message as pending, in the caller's transaction or on its own; returns its id. */
-export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<string> {
-  const { id } = await db.message.create({
+/** Records the outbound message as pending with its message.created event, in the caller's transaction; returns its id. */
+export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<string> {
+  const { id } = await tx.message.create({
     data: {
       company_id: send.workspaceId,
       conversation_id: send.conversationId,
       direction: 'outbound',
       body: send.body,
+      type: send.template ? 'template' : 'text',
       status: 'pending',
+      sender_type: send.sender.type,
+      sender_id: send.sender.id,
       template_name: send.template?.name ?? null,
       template_language: send.template?.language ?? null,
       template_parameters: send.template ? send.template.parameters : undefined,
     },
     select: { id: true },
   });
+  await recordMessageEvent(tx, send.workspaceId, 'message.created', id);
   return id;
 }
 
-function failureRecord(error: unknown): { error_code: string; error_message: string } {
-  if (error instanceof ProviderError) return { error_code: error.code ?? error.reason, error_message: error.message };
-  return { error_code: 'internal', error_message: 'Unexpected error while sending' };
+function failureRecord(error: unknown): Failure {
+  if (error instanceof ProviderError) return { error_code: error.code ?? error.reason, error_title: error.message };
+  return { error_code: 'internal', error_title: 'Unexpected error while sending' };
 }
 
 export type DispatchOutcome = { sent: true; providerMessageId: string } | { sent: false; error: unknown };

@@ -6,6 +6,7 @@ import type { TargetGuard } from '../../infra/net/targetGuard.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import type { ProviderName } from '../../adapters/providers/types.js';
 import { DomainError } from './errors.js';
+import type { EventHub } from './liveEvents.js';
 
 export type { Actor };
 
@@ -34,6 +35,8 @@ export type Services = {
   /** Which webhook receiver URLs are allowed (the SSRF guard). */
   webhookTargets: TargetGuard;
   publicUrls: PublicUrls;
+  /** Live updates: committed events handed to this process's subscribers (resolvers/events/hub.ts). */
+  events: EventHub;
 };
 
 export type Context = Services & {

@@ -1,9 +1,31 @@
 // The public shapes of a message, its conversation and its contact, built in one place: the GraphQL
-// Message, the data of message.received / message.status events and the AI-agent hand-off all use them.
+// Message and MessageDetail, the data of message.received / message.status events and the AI-agent hand-off all use them.
 // Field names are the spec's (Message; Conversation without the embedded customer; Customer list item).
 import type { Conversation, Customer, Message } from '../../prisma/generated/prisma/client.js';
 
 export type MessageView = Pick<Message, 'id' | 'conversation_id' | 'body' | 'direction' | 'status' | 'created_at'>;
+
+/** The stored message as every read surface shows it (MessageDetail); schema/messageDetail.ts shapes its parts. */
+export type MessageDetailRow = MessageView &
+  Pick<
+    Message,
+    | 'type'
+    | 'media'
+    | 'template_name'
+    | 'template_language'
+    | 'sender_type'
+    | 'sender_id'
+    | 'reply_to_message_id'
+    | 'error_code'
+    | 'error_title'
+    | 'error_details'
+    | 'sent_at'
+    | 'delivered_at'
+    | 'read_at'
+    | 'failed_at'
+    | 'provider_message_id'
+    | 'updated_at'
+  >;
 
 export type ConversationView = Pick<
   Conversation,
@@ -39,6 +61,26 @@ export const messageViewSelect = {
   direction: true,
   status: true,
   created_at: true,
+} as const;
+
+export const messageDetailSelect = {
+  ...messageViewSelect,
+  type: true,
+  media: true,
+  template_name: true,
+  template_language: true,
+  sender_type: true,
+  sender_id: true,
+  reply_to_message_id: true,
+  error_code: true,
+  error_title: true,
+  error_details: true,
+  sent_at: true,
+  delivered_at: true,
+  read_at: true,
+  failed_at: true,
+  provider_message_id: true,
+  updated_at: true,
 } as const;
 
 const conversationViewSelect = {

@@ -35,6 +35,7 @@ async function asService<T>(work: (fetch: (key: string, query: string) => Promis
   const secrets = createSecretBox(loadEncryptionKey(undefined, dataDir));
   const services = createServices({
     prisma: db.prisma,
+    listen: db.listen,
     secrets,
     version: '0.1.0',
     logger,

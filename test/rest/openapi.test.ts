@@ -50,8 +50,11 @@ type Records = {
   noteToDelete: string;
   summaryToEdit: string;
   summaryToDelete: string;
+  /** A failed image message of the active conversation: every part of MessageDetail is filled. */
+  messageId: string;
   foreign: {
     conversationId: string;
+    messageId: string;
     noteId: string;
     summaryId: string;
     channelId: string;
@@ -232,8 +235,44 @@ async function createRecords(): Promise<Records> {
     noteToDelete: await idOf('POST', `/api/v1/conversations/${active}/notes`, { body: 'Wrong thread' }),
     summaryToEdit: await idOf('POST', `/api/v1/conversations/${active}/summaries`, { body: 'Asked for a refund' }),
     summaryToDelete: await idOf('POST', `/api/v1/conversations/${active}/summaries`, { body: 'Draft' }),
+    messageId: (
+      await prisma.message.create({
+        data: {
+          company_id,
+          conversation_id: active,
+          direction: 'outbound',
+          type: 'image',
+          body: 'The receipt',
+          media: {
+            id: 'media-1',
+            mime_type: 'image/png',
+            filename: 'receipt.png',
+            size: 2048,
+            sha256: 'ab'.repeat(32),
+            caption: 'The receipt',
+          },
+          status: 'failed',
+          sender_type: 'api_key',
+          error_code: '131026',
+          error_title: 'Message undeliverable',
+          error_details: 'The recipient cannot receive this message',
+          failed_at: new Date(),
+        },
+      })
+    ).id,
     foreign: {
       conversationId: foreignConversationId,
+      messageId: (
+        await prisma.message.create({
+          data: {
+            company_id: otherWorkspaceId,
+            conversation_id: foreignConversationId,
+            direction: 'inbound',
+            body: 'Theirs',
+            status: 'received',
+          },
+        })
+      ).id,
       noteId: await idOf('POST', `/api/v1/conversations/${foreignConversationId}/notes`, { body: 'Theirs' }, otherKey),
       summaryId: await idOf('POST', `/api/v1/conversations/${foreignConversationId}/summaries`, { body: 'Theirs' }, otherKey),
       channelId: await idOf(
@@ -572,6 +611,10 @@ const samples = (): Record<string, Sample> => {
     },
     closeConversation: { ...conversation(records.toClose), errors: { INVALID_TRANSITION: { path: { id: ids.closed } } } },
     reopenConversation: { ...conversation(records.toReopen), errors: { INVALID_TRANSITION: { path: { id: ids.active } } } },
+    listConversationMessages: { ...ofConversation, query: '?limit=1', badQuery: '?before=x' },
+    getMessage: { path: { id: records.messageId }, foreign: { id: records.foreign.messageId } },
+    searchMessages: { query: '?q=receipt', badQuery: '?q=' },
+    listEvents: { query: '?limit=2&type=message.created,message.status', badQuery: '?type=message.sent' },
     listConversationNotes: { ...ofConversation, query: '?limit=1', badQuery: '?limit=0' },
     createConversationNote: { ...ofConversation, body: () => ({ body: 'Called back' }), badBody: { body: 5 } },
     updateConversationNote: {

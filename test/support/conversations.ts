@@ -20,7 +20,16 @@ export async function seedConversation(
   });
   for (const body of options.messages ?? []) {
     await prisma.message.create({
-      data: { company_id: workspace.workspace_id, conversation_id: conversation.id, direction: 'inbound', body, status: 'received' },
+      data: {
+        company_id: workspace.workspace_id,
+        conversation_id: conversation.id,
+        direction: 'inbound',
+        body,
+        status: 'received',
+        sender_type: 'contact',
+        sender_id: customerId,
+        sent_at: new Date(),
+      },
     });
   }
   return conversation;

@@ -2,13 +2,13 @@
 // service_enabled on becomes an agent run in the same transaction, a worker answers it with the best passage of
 // the workspace's real Markdown documents (greeting once) through the normal send path, or, when no passage
 // ranks above the threshold, hands the conversation to a person: the agent switch off, the conversation
-// assigned, a note and a conversation.handoff event (valid against docs/webhooks). Another workspace's
-// documents are never retrieved; with service_enabled off no run is made.
+// assigned, a note and a conversation.handoff event (valid against docs/webhooks, in the event feed).
+// Another workspace's documents are never retrieved; with service_enabled off no run is made.
 import { describe, expect, it } from 'vitest';
 import { openAgentWorld } from '../support/agent.js';
 import { envelopeProblems } from '../support/webhooks.js';
 
-const { prisma, gql, conversation, settledRuns, outbound, world } = await openAgentWorld();
+const { prisma, gql, conversation, settledRuns, outbound, world, harness } = await openAgentWorld();
 
 const OPENING_HOURS = `# Opening hours
 
@@ -51,6 +51,7 @@ describe('the knowledge agent', () => {
       'You can return any item within 30 days of delivery for a full refund. Bring the receipt.',
     ]);
     expect(runs.map((run) => run.reply_message_id)).toEqual(replies.map((message) => message.id));
+    expect(replies.map((message) => [message.sender_type, message.sender_id])).toEqual(runs.map((run) => ['agent', run.id]));
     expect(runs[0]!.passages).toEqual([
       expect.objectContaining({ title: 'Opening hours', rank: 1, text: expect.stringContaining('Saturday from 10:00') }),
       ...(runs[0]!.passages as unknown[]).slice(1),
@@ -78,6 +79,9 @@ describe('the knowledge agent', () => {
     expect(note!.body).toContain('no_confident_answer');
     const [event] = await prisma.event.findMany({ where: { company_id: chat.ws.workspaceId, type: 'conversation.handoff' } });
     expect(envelopeProblems(JSON.parse(event!.body))).toEqual([]);
+    // The event feed carries it too.
+    const feed = await harness.fetch('/api/v1/events?type=conversation.handoff', { key: chat.ws.apiKey });
+    expect(((await feed.json()) as { data: { id: string }[] }).data.map((item) => item.id)).toEqual([JSON.parse(event!.body).id]);
     expect(JSON.parse(event!.body)).toMatchObject({
       type: 'conversation.handoff',
       data: { conversation_id: chat.conversationId, run_id: run!.id, reason: 'no_confident_answer', assigned_user_id: owner.id },

@@ -10,7 +10,7 @@ const world = await openMessagingWorld('sandbox');
 const prisma = world.harness.db.prisma;
 
 describe('recorded message events', () => {
-  it('validate against docs/webhooks/message.received and message.status schemas', async () => {
+  it('validate against docs/webhooks/message.received, message.created and message.status schemas', async () => {
     const ws = await world.workspace();
     await world.webhook(
       inboundPayload(ws.phoneNumberId, { from: `1555${randomInt(1_000_000, 9_999_999)}`, text: 'Where is my parcel?' }),
@@ -30,7 +30,13 @@ describe('recorded message events', () => {
       .toBeGreaterThanOrEqual(3);
 
     const events = await prisma.event.findMany({ where: { company_id: ws.workspaceId }, orderBy: { id: 'asc' } });
-    expect(events.map((event) => event.type)).toEqual(['message.received', 'message.status', 'message.status', 'message.status']);
+    expect(events.map((event) => event.type)).toEqual([
+      'message.received',
+      'message.created',
+      'message.status',
+      'message.status',
+      'message.status',
+    ]);
     for (const event of events) expect(envelopeProblems(JSON.parse(event.body)), event.body).toEqual([]);
   });
 });

@@ -10,9 +10,9 @@ import { DomainError, type ErrorCode } from '../../resolvers/shared/errors.js';
 
 export type OperationOutcome = { ok: true; data: unknown } | { ok: false; code: ErrorCode; message: string; details?: unknown };
 
-/** The actor an agent run acts as: no key and no user; `agent:<run id>` names it in logs. */
+/** The actor an agent run acts as: no key and no user; `agent:<run id>` names it in logs; its messages' sender is the agent. */
 export function agentActor(workspaceId: string, runId: string, scopes: readonly string[]): Actor {
-  return { workspaceId, userId: null, keyId: runId, keyPrefix: `agent:${runId}`, scopes: new Set(scopes) };
+  return { workspaceId, userId: null, keyId: runId, keyPrefix: `agent:${runId}`, scopes: new Set(scopes), agentRunId: runId };
 }
 
 function failure(error: GraphQLError): OperationOutcome {

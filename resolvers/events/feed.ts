@@ -1,0 +1,71 @@
+// The event feed: the outbox (resolvers/shared/outbox.ts) read back in commit-safe order. Events are ordered by
+// (tx_id, id): the recording transaction's id, then the event id. Only events whose transaction id is below the
+// oldest transaction still running are read, so every event that can still commit sorts after every event
+// already returned: a reader that continues after the last event it saw never misses one and never sees one
+// twice, however transactions overlap, on one instance or many. Live updates (hub.ts) read the same way.
+// The feed carries the subscribable event types; webhook.test pings, sent to one subscription, are not in it.
+import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
+import { DomainError } from '../shared/errors.js';
+import { EVENT_ID_PREFIX } from '../shared/outbox.js';
+import type { FeedEvent, FeedPosition } from '../shared/liveEvents.js';
+
+type EventRow = { id: string; body: string; tx_id: string };
+
+function feedEvent(row: EventRow): FeedEvent {
+  return { envelope: JSON.parse(row.body) as FeedEvent['envelope'], position: { txId: BigInt(row.tx_id), id: row.id } };
+}
+
+export function isAfter(position: FeedPosition, than: FeedPosition | null): boolean {
+  if (!than) return true;
+  return position.txId > than.txId || (position.txId === than.txId && position.id > than.id);
+}
+
+/** Up to `take` committed events of the workspace after `after` (from the start when null), oldest first. */
+export async function readEvents(
+  prisma: PrismaClient,
+  workspaceId: string,
+  after: FeedPosition | null,
+  take: number,
+  types: readonly string[] | null = null,
+): Promise<FeedEvent[]> {
+  const rows = await prisma.$queryRaw<EventRow[]>`
+    SELECT id::text AS id, body, tx_id::text AS tx_id FROM events
+    WHERE company_id = ${workspaceId}::uuid
+      AND tx_id < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint
+      AND (${after?.txId ?? null}::bigint IS NULL OR (tx_id, id) > (${after?.txId ?? null}::bigint, ${after?.id ?? null}::uuid))
+      AND (${types}::text[] IS NULL OR type = ANY(${types}::text[]))
+    ORDER BY tx_id, id
+    LIMIT ${take}`;
+  return rows.map(feedEvent);
+}
+
+/** The position of the workspace's last committed event; null when it has none. */
+export async function feedHead(prisma: PrismaClient, workspaceId: string): Promise<FeedPosition | null> {
+  const [row] = await prisma.$queryRaw<EventRow[]>`
+    SELECT id::text AS id, '' AS body, tx_id::text AS tx_id FROM events
+    WHERE company_id = ${workspaceId}::uuid AND tx_id < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint
+    ORDER BY tx_id DESC, id DESC LIMIT 1`;
+  return row ? { txId: BigInt(row.tx_id), id: row.id } : null;
+}
+
+const EVENT_ID = new RegExp(`^${EVENT_ID_PREFIX}([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`);
+
+/** The position of an event of the workspace named by its id (`evt_…`), or a VALIDATION_ERROR on `field`. */
+export async function positionOf(prisma: PrismaClient, workspaceId: string, eventId: string, field: string): Promise<FeedPosition> {
+  const uuid = EVENT_ID.exec(eventId)?.[1];
+  const row = uuid
+    ? await prisma.event.findFirst({ where: { id: uuid, company_id: workspaceId }, select: { id: true, tx_id: true } })
+    : null;
+  if (!row) {
+    throw new DomainError('VALIDATION_ERROR', `Invalid ${field}`, {
+      [field]: 'must be the id of an event of this workspace that is still kept (events are kept EVENT_RETENTION_DAYS days)',
+    });
+  }
+  return { txId: row.tx_id, id: row.id };
+}
+
+/** Deletes events recorded before `before`, at most `batch` of them; returns how many. */
+export async function pruneEvents(prisma: PrismaClient, before: Date, batch: number): Promise<number> {
+  return prisma.$executeRaw`
+    DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < ${before}::timestamptz ORDER BY created_at LIMIT ${batch})`;
+}
