@@ -38,7 +38,11 @@ const AgentSettings = builder.objectRef<AgentSettingsView>('AgentSettings').impl
     daily_tokens: t.exposeInt('daily_tokens'),
     call_timeout_ms: t.exposeInt('call_timeout_ms'),
     max_tool_calls: t.exposeInt('max_tool_calls', { description: 'Tool calls per reply.' }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the settings last changed; null while they are the defaults.',
+    }),
   }),
 });
 

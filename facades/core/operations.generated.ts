@@ -53,12 +53,12 @@ export type Weekday =
   | 'tuesday'
   | 'wednesday';
 
-export type AgentSettingsFieldsFragment = { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string };
+export type AgentSettingsFieldsFragment = { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null };
 
 export type AgentSettingsGetQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string } };
+export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } };
 
 export type AgentSettingsUpdateMutationVariables = Exact<{
   kind?: string | null | undefined;
@@ -81,7 +81,7 @@ export type AgentSettingsUpdateMutationVariables = Exact<{
 }>;
 
 
-export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string } };
+export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } };
 
 export type AgentRunsListQueryVariables = Exact<{
   conversation_id: string;

@@ -12,7 +12,11 @@ export const AGENT_KINDS = ['knowledge', 'llm'] as const;
 /** The key scopes the llm agent's tools may run under: what its tools (adapters/agent/tools.ts) need. */
 export const AGENT_TOOL_SCOPES = ['scheduling', 'customers', 'tags'] as const;
 
-export type AgentSettingsView = Omit<AgentSettings, 'llm_api_key' | 'last_handoff_user_id'> & { llm_api_key_set: boolean };
+export type AgentSettingsView = Omit<AgentSettings, 'llm_api_key' | 'last_handoff_user_id' | 'created_at' | 'updated_at'> & {
+  llm_api_key_set: boolean;
+  /** Null while the workspace has never changed its settings (they are the defaults). */
+  updated_at: Date | null;
+};
 
 const noNul = (text: string) => !text.includes('\u0000');
 const text = (max: number) =>
@@ -90,14 +94,15 @@ export async function agentSettingsOf(db: Db, workspaceId: string): Promise<Agen
   };
 }
 
-function view(settings: AgentSettings): AgentSettingsView {
-  const { llm_api_key, last_handoff_user_id: _cursor, ...shown } = settings;
-  return { ...shown, llm_api_key_set: llm_api_key !== null };
+function view(settings: AgentSettings, stored: boolean): AgentSettingsView {
+  const { llm_api_key, last_handoff_user_id: _cursor, created_at: _created, updated_at, ...shown } = settings;
+  return { ...shown, llm_api_key_set: llm_api_key !== null, updated_at: stored ? updated_at : null };
 }
 
 export async function getAgentSettings(ctx: Context): Promise<AgentSettingsView> {
   const { workspaceId } = requireActor(ctx);
-  return view(await agentSettingsOf(ctx.prisma, workspaceId));
+  const stored = await ctx.prisma.agentSettings.findUnique({ where: { company_id: workspaceId }, select: { company_id: true } });
+  return view(await agentSettingsOf(ctx.prisma, workspaceId), stored !== null);
 }
 
 /** The model endpoint passes the webhook receivers' SSRF guard (https, public addresses) unless private targets are allowed. */
@@ -133,5 +138,5 @@ export async function updateAgentSettings(ctx: Context, raw: Record<string, unkn
     create: { ...(data as Prisma.AgentSettingsUncheckedCreateInput), company_id: workspaceId },
     update: data,
   });
-  return view(saved);
+  return view(saved, true);
 }
