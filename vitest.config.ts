@@ -13,8 +13,8 @@ export default defineConfig({
     // Hooks start whole server processes in some files; on a loaded machine that alone can take a minute.
     hookTimeout: 180_000,
     pool: 'forks',
-    // Servers that tests start as child processes deliver webhooks and send campaigns only when a test asks
+    // Servers that tests start as child processes deliver webhooks, send campaigns and run the AI agent only when a test asks
     // for it: on a shared PostgreSQL their workers would otherwise claim other test files' work.
-    env: { NODE_ENV: 'test', WEBHOOK_WORKERS: 'false', CAMPAIGN_WORKERS: 'false' },
+    env: { NODE_ENV: 'test', WEBHOOK_WORKERS: 'false', CAMPAIGN_WORKERS: 'false', AGENT_WORKERS: 'false' },
   },
 });

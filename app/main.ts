@@ -2,7 +2,7 @@
 // CLI on a socket in DATA_DIR), applies migrations and serves HTTPS only on PORT, with Prometheus metrics on
 // METRICS_PORT, until SIGTERM drains and stops it.
 // Webhook delivery workers run in this process unless WEBHOOK_WORKERS=0, campaign workers unless
-// CAMPAIGN_WORKERS=0 (then `npm run worker` runs them).
+// CAMPAIGN_WORKERS=0, AI agent workers unless AGENT_WORKERS=0 (then `npm run worker` runs them).
 import { loadSettings } from '../infra/config/settings.js';
 import { startMetricsServer } from '../infra/observability/metricsServer.js';
 import { loadCertificate } from '../infra/transport/certificate.js';
@@ -17,6 +17,8 @@ import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
 import { startDeliveryWorker } from '../workers/webhooks/worker.js';
 import { campaignOptionsFrom } from '../workers/campaigns/options.js';
 import { startCampaignWorker } from '../workers/campaigns/worker.js';
+import { agentOptionsFrom } from '../workers/agent/options.js';
+import { startAgentWorker } from '../workers/agent/worker.js';
 import { startEventPruner } from '../workers/events/pruner.js';
 import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 
@@ -65,6 +67,11 @@ if (settings.WEBHOOK_WORKERS) {
 if (settings.CAMPAIGN_WORKERS) {
   const campaignWorker = startCampaignWorker(runtime.services, campaignOptionsFrom(settings), logger);
   shutdown.register({ name: 'campaign workers', stage: 'drain', stop: () => campaignWorker.stop() });
+}
+
+if (settings.AGENT_WORKERS) {
+  const agentWorker = startAgentWorker(runtime.services, agentOptionsFrom(settings), logger);
+  shutdown.register({ name: 'agent workers', stage: 'drain', stop: () => agentWorker.stop() });
 }
 
 const certificate = await loadCertificate({

@@ -1,13 +1,11 @@
-// Builds the services shared by every request and background job (database, secrets, messaging providers,
-// the AI-agent dispatcher), wiring the sandbox's delivery reports into the same status path the provider
-// webhook uses. Shared by the server, the CLI and the test harness.
+// Builds the services shared by every request and background job (database, secrets, messaging providers),
+// wiring the sandbox's delivery reports into the same status path the provider webhook uses. Shared by the
+// server, the CLI and the test harness.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/prisma/client.js';
 import type { SecretBox } from '../infra/crypto/secrets.js';
 import type { Settings } from '../infra/config/settings.js';
-import { idleAgent, type ConversationAgent } from '../resolvers/shared/agentHandOff.js';
-import { createAgentDispatcher } from '../resolvers/shared/agentHandOff.js';
 import { createMessagingProviders, type MessagingSettings } from '../adapters/providers/registry.js';
 import type { Services } from '../resolvers/shared/context.js';
 import type { TargetGuard } from '../infra/net/targetGuard.js';
@@ -22,7 +20,6 @@ export type ServiceOptions = {
   version: string;
   logger: Logger;
   messaging: MessagingSettings;
-  agent?: ConversationAgent;
   webhookTargets: TargetGuard;
   /** Where the public reaches the service (PUBLIC_BASE_URL), without a trailing slash. */
   publicBaseUrl: string;
@@ -52,9 +49,6 @@ export function createServices(options: ServiceOptions): Services {
       listen: options.listen,
       onError: (err) => logger.error({ err }, 'live updates could not read new events'),
     }),
-    agents: createAgentDispatcher(options.agent ?? idleAgent, (err, handOff) =>
-      logger.error({ err, conversation_id: handOff.conversation.id }, 'the agent failed to handle an inbound message'),
-    ),
     messaging: createMessagingProviders(options.messaging, {
       onStatus: async (integration, update) => {
         await applyStatusUpdate(integrationContext(services, integration, `req_${randomUUID()}`), update);
@@ -65,9 +59,8 @@ export function createServices(options: ServiceOptions): Services {
   return services;
 }
 
-/** Stops background work (live updates, sandbox status timers, agent hand-offs) before the database closes. */
+/** Stops background work (live updates, sandbox status timers) before the database closes. */
 export async function closeServices(services: Services): Promise<void> {
   await services.events.close();
   await services.messaging.close();
-  await services.agents.close();
 }

@@ -1,6 +1,6 @@
-// `npm run worker`: webhook delivery workers, and campaign workers unless CAMPAIGN_WORKERS=0, without the HTTP
-// server, for deployments that scale them separately (run the servers with WEBHOOK_WORKERS=0 and
-// CAMPAIGN_WORKERS=0). Like the server it serves its Prometheus metrics on METRICS_HOST:METRICS_PORT (a port
+// `npm run worker`: webhook delivery workers, campaign workers unless CAMPAIGN_WORKERS=0 and AI agent workers
+// unless AGENT_WORKERS=0, without the HTTP server, for deployments that scale them separately (run the servers
+// with WEBHOOK_WORKERS=0, CAMPAIGN_WORKERS=0 and AGENT_WORKERS=0). Like the server it serves its Prometheus metrics on METRICS_HOST:METRICS_PORT (a port
 // of its own when it shares a host with a server) and stops through the shutdown registry: SIGTERM drains the
 // workers, then closes the database and the metrics listener. It needs PostgreSQL (DATABASE_URL): the embedded
 // database belongs to one process, so with it the server's in-process workers are the only option.
@@ -13,6 +13,8 @@ import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
 import { startDeliveryWorker } from '../workers/webhooks/worker.js';
 import { campaignOptionsFrom } from '../workers/campaigns/options.js';
 import { startCampaignWorker } from '../workers/campaigns/worker.js';
+import { agentOptionsFrom } from '../workers/agent/options.js';
+import { startAgentWorker } from '../workers/agent/worker.js';
 import { startEventPruner } from '../workers/events/pruner.js';
 
 const settings = loadSettings();
@@ -47,4 +49,10 @@ if (settings.CAMPAIGN_WORKERS) {
   const campaignWorker = startCampaignWorker(runtime.services, campaignOptionsFrom(settings), logger);
   shutdown.register({ name: 'campaign workers', stage: 'drain', stop: () => campaignWorker.stop() });
   logger.info({ send_rate_per_minute: settings.CAMPAIGN_SEND_RATE_PER_MINUTE }, 'campaign worker started');
+}
+
+if (settings.AGENT_WORKERS) {
+  const agentWorker = startAgentWorker(runtime.services, agentOptionsFrom(settings), logger);
+  shutdown.register({ name: 'agent workers', stage: 'drain', stop: () => agentWorker.stop() });
+  logger.info({ concurrency: settings.AGENT_CONCURRENCY }, 'agent worker started');
 }

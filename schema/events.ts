@@ -65,7 +65,8 @@ function requirePermission(ctx: Context, permission: Permission) {
 const DESCRIPTIONS: Record<LiveField, string> = {
   messageCreated: 'Each new message, inbound or outbound.',
   messageStatusChanged: "Each change of an outbound message's delivery status.",
-  conversationChanged: 'Each event that changes a conversation (a message in it, a status of one of its messages).',
+  conversationChanged:
+    'Each event that changes a conversation (a message in it, a status of one of its messages, a hand-off from the AI agent).',
 };
 
 for (const [field, types] of Object.entries(LIVE_SOURCES) as [LiveField, readonly string[]][]) {

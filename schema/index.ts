@@ -24,6 +24,7 @@ import './bookingPage.js';
 import './knowledge.js';
 import './analytics.js';
 import './campaign.js';
+import './agent.js';
 import './events.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -70,6 +70,45 @@ export type Weekday =
   | 'tuesday'
   | 'wednesday';
 
+export type AgentSettingsFieldsFragment = { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null };
+
+export type AgentSettingsGetQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } };
+
+export type AgentSettingsUpdateMutationVariables = Exact<{
+  kind?: string | null | undefined;
+  llm_base_url?: string | null | undefined;
+  llm_model?: string | null | undefined;
+  llm_api_key?: string | null | undefined;
+  system_prompt?: string | null | undefined;
+  temperature?: number | null | undefined;
+  max_tokens?: number | null | undefined;
+  greeting?: string | null | undefined;
+  knowledge_threshold?: number | null | undefined;
+  handoff_keywords?: Array<string> | string | null | undefined;
+  max_consecutive_replies?: number | null | undefined;
+  handoff_user_id?: string | null | undefined;
+  tool_scopes?: Array<string> | string | null | undefined;
+  daily_model_calls?: number | null | undefined;
+  daily_tokens?: number | null | undefined;
+  call_timeout_ms?: number | null | undefined;
+  max_tool_calls?: number | null | undefined;
+}>;
+
+
+export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } };
+
+export type AgentRunsListQueryVariables = Exact<{
+  conversation_id: string;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type AgentRunsListQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } };
+
 type Metrics_AnalyticsTotals_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
 
 type Metrics_AssigneeAnalytics_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };

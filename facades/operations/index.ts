@@ -2,6 +2,7 @@
 // that tool (shape in facades/core/table.ts), one file per operations file. Adding a route or a tool is one
 // entry, or one part of an entry, there. The order is the order of the OpenAPI document.
 import type { FacadeEntry } from '../core/table.js';
+import { AGENT } from './agent.js';
 import { ANALYTICS } from './analytics.js';
 import { BOOKING } from './booking.js';
 import { CAMPAIGNS } from './campaigns.js';
@@ -30,4 +31,5 @@ export const FACADE_TABLE: readonly FacadeEntry[] = [
   ...KNOWLEDGE,
   ...ANALYTICS,
   ...CAMPAIGNS,
+  ...AGENT,
 ];

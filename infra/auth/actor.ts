@@ -6,6 +6,8 @@ export type Actor = {
   keyId: string;
   keyPrefix: string;
   scopes: ReadonlySet<string>;
+  /** Set when the AI agent acts (workers/agent): the run it acts for; its sends are the agent's messages. */
+  agentRunId?: string;
 };
 
 /** Turns a bearer credential into its actor, or null when it is unknown or revoked. */

@@ -95,6 +95,10 @@ const schema = z
     CAMPAIGN_SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_CAMPAIGN_SEND_RATE).default(60),
     CAMPAIGN_POLL_MS: milliseconds.default(1000),
     CAMPAIGN_LEASE_MS: milliseconds.default(60_000),
+    AGENT_WORKERS: boolean.default(true),
+    AGENT_POLL_MS: milliseconds.default(500),
+    AGENT_LEASE_MS: milliseconds.default(300_000),
+    AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
     PUBLIC_BASE_URL: z
       .string()
       .url()

@@ -12,6 +12,8 @@ import ipaddr from 'ipaddr.js';
 export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
 
 export type TargetGuard = {
+  /** Whether the host is on the allow-list (WEBHOOK_ALLOWED_HOSTS). */
+  allowsHost(hostname: string): boolean;
   /** Resolves to the reason the URL is refused, or null when it may be used. Resolves the host name. */
   refusal(url: string): Promise<string | null>;
   /** The reason a literal IP host is refused (connecting to one skips DNS, so `lookup` never sees it). */
@@ -116,6 +118,7 @@ export function createTargetGuard(options: TargetGuardOptions = {}): TargetGuard
   }) as LookupFunction;
 
   return {
+    allowsHost: (hostname) => allowedHosts.has(bareHost(hostname.toLowerCase())),
     literalRefusal(hostname) {
       const host = bareHost(hostname);
       return isIP(host) ? refusedAddress(host, host) : null;

@@ -17,7 +17,7 @@ import type { EventHub, FeedEvent, FeedPosition, LiveSubscription } from '../sha
 export const LIVE_SOURCES = {
   messageCreated: ['message.received', 'message.created'],
   messageStatusChanged: ['message.status'],
-  conversationChanged: ['message.received', 'message.created', 'message.status'],
+  conversationChanged: ['message.received', 'message.created', 'message.status', 'conversation.handoff'],
 } as const satisfies Record<string, readonly EventType[]>;
 export type LiveField = keyof typeof LIVE_SOURCES;
 
@@ -30,8 +30,12 @@ export type Listen = (channel: string, listener: (payload: string | null) => voi
 
 /** The conversation an event is about, when its data names one. */
 export function conversationIdOf(event: FeedEvent): string | null {
-  const data = event.envelope.data as { conversation?: { id?: unknown }; message?: { conversation_id?: unknown } };
-  const id = data.conversation?.id ?? data.message?.conversation_id;
+  const data = event.envelope.data as {
+    conversation?: { id?: unknown };
+    message?: { conversation_id?: unknown };
+    conversation_id?: unknown;
+  };
+  const id = data.conversation?.id ?? data.message?.conversation_id ?? data.conversation_id;
   return typeof id === 'string' ? id : null;
 }
 

@@ -2,8 +2,9 @@
 // provider sent (its wa_id, its business-scoped user id or the parent one; never the phone number alone,
 // which the provider may withhold) or creates it, adopts the identifiers it sent together, finds the contact's open conversation on this
 // integration or opens one, stores the message exactly once per provider message id, moves
-// last_message_at (the start of the 24-hour window) forward, records message.received, and hands the
-// message to the AI agent when the conversation has it switched on.
+// last_message_at (the start of the 24-hour window) forward, records message.received, and, when the
+// conversation has the AI agent switched on, queues an agent run for the message, all in one transaction:
+// the run exists if and only if the message does (workers/agent works it).
 import { z } from 'zod';
 import type { Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
@@ -14,6 +15,7 @@ import { openConversation } from '../conversations/openConversation.js';
 import { adoptReportedIdentities, type ChannelType, type Identity } from '../contacts/channels.js';
 import type { MessageEventData } from '../shared/views.js';
 import { parseInput, uuid } from '../shared/validation.js';
+import { enqueueAgentRun } from '../agent/runs.js';
 
 export const MAX_INBOUND_BODY_LENGTH = 65_536;
 
@@ -139,7 +141,10 @@ async function store(ctx: Context, workspaceId: string, input: z.infer<typeof in
     const later = { OR: [{ last_message_at: null }, { last_message_at: { lt: sentAt } }] };
     await tx.conversation.updateMany({ where: { id: conversation.id, ...later }, data: { last_message_at: sentAt } });
     await tx.customer.updateMany({ where: { id: contactId, ...later }, data: { last_message_at: sentAt } });
-    return recordMessageEvent(tx, workspaceId, 'message.received', message.id);
+    const data = await recordMessageEvent(tx, workspaceId, 'message.received', message.id);
+    if (data.conversation.service_enabled)
+      await enqueueAgentRun(tx, { workspaceId, conversationId: conversation.id, messageId: message.id });
+    return data;
   });
 }
 
@@ -151,16 +156,11 @@ export async function receiveInboundMessage(ctx: Context, raw: InboundMessage): 
   // contact (unique wa_id) may win a race; the transaction rolls back and the next pass sees its result.
   // Each race is lost at most once (the contact then exists; the message is then known), so a pass that
   // loses both still leaves a third that succeeds.
-  let data: MessageEventData | null;
   for (let pass = 1; ; pass++) {
     try {
-      data = await store(ctx, workspaceId, input);
-      break;
+      return { stored: (await store(ctx, workspaceId, input)) !== null };
     } catch (error) {
       if (!isUniqueViolation(error) || pass === MAX_PASSES) throw error;
     }
   }
-  if (!data) return { stored: false };
-  if (data.conversation.service_enabled) ctx.agents.handOff({ workspaceId, ...data });
-  return { stored: true };
 }

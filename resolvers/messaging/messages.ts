@@ -17,6 +17,7 @@ import {
   recordPendingMessage,
   templateSendInput,
   templateMessage,
+  type MessageSender,
   type OutboundMessage,
   type OutboundSend,
 } from './outbound.js';
@@ -90,7 +91,7 @@ async function prepareOn(
   conversationId: string,
   checkedTemplate: OutboundMessage | null,
 ): Promise<OutboundSend> {
-  const { workspaceId, keyId } = requireActor(ctx);
+  const { workspaceId, keyId, agentRunId } = requireActor(ctx);
   const conversation = await ctx.prisma.conversation.findFirst({
     where: { id: conversationId, company_id: workspaceId },
     select: {
@@ -116,7 +117,8 @@ async function prepareOn(
   }
   const integration = await conversationIntegration(ctx.prisma, workspaceId, conversation.integration_id);
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
-  const common = { workspaceId, sender: { type: 'api_key' as const, id: keyId }, conversationId: conversation.id, provider, to };
+  const sender: MessageSender = agentRunId ? { type: 'agent', id: agentRunId } : { type: 'api_key', id: keyId };
+  const common = { workspaceId, sender, conversationId: conversation.id, provider, to };
   if (checkedTemplate) return { ...common, ...checkedTemplate };
   if (input.template) return { ...common, ...(await templateMessage(provider, input.template)) };
   assertWindowOpen(conversation.last_message_at, Date.now());

@@ -2,7 +2,6 @@
 import type { Prisma, PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { SecretBox } from '../../infra/crypto/secrets.js';
 import type { MessagingProviders } from '../../adapters/providers/registry.js';
-import type { AgentDispatcher } from './agentHandOff.js';
 import type { TargetGuard } from '../../infra/net/targetGuard.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import type { ProviderName } from '../../adapters/providers/types.js';
@@ -33,7 +32,6 @@ export type Services = {
   secrets: SecretBox;
   version: string;
   messaging: MessagingProviders;
-  agents: AgentDispatcher;
   /** Which webhook receiver URLs are allowed (the SSRF guard). */
   webhookTargets: TargetGuard;
   publicUrls: PublicUrls;

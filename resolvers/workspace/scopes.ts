@@ -1,7 +1,7 @@
 // API key scopes. The guides name conversations, customers, messages, templates, tags and users; the
 // machine-readable description names `contacts:read` for the contacts endpoints (a conflict, see
 // docs/api-decisions.md): it is accepted and grants reading customers. `webhooks`, `scheduling`, `knowledge`,
-// `analytics` and `campaigns` are this service's own.
+// `analytics`, `campaigns` and `agent` (the AI agent's settings) are this service's own.
 export const KEY_SCOPES = [
   'conversations',
   'customers',
@@ -15,6 +15,7 @@ export const KEY_SCOPES = [
   'knowledge',
   'analytics',
   'campaigns',
+  'agent',
 ] as const;
 
 export type KeyScope = (typeof KEY_SCOPES)[number];
@@ -37,6 +38,7 @@ const GRANTED_BY: Record<Permission, readonly KeyScope[]> = {
   knowledge: ['knowledge'],
   analytics: ['analytics'],
   campaigns: ['campaigns'],
+  agent: ['agent'],
 };
 
 export function grants(scopes: ReadonlySet<string>, permission: Permission): boolean {

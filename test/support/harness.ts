@@ -13,7 +13,6 @@ import { VERSION } from '../../app/runtime.js';
 import type { Services } from '../../resolvers/shared/context.js';
 import { closeServices, createServices } from '../../app/services.js';
 import type { MessagingSettings } from '../../adapters/providers/registry.js';
-import type { ConversationAgent } from '../../resolvers/shared/agentHandOff.js';
 import { createWorkspace, type CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
 import { createApiKey } from '../../resolvers/workspace/apiKeys.js';
 import { createTargetGuard, type TargetGuard } from '../../infra/net/targetGuard.js';
@@ -49,7 +48,6 @@ let counter = 0;
 
 export type HarnessOptions = {
   messaging?: Partial<MessagingSettings>;
-  agent?: ConversationAgent;
   /** Requests per key per minute; the production default (100) unless a test walks more pages than that. */
   rateLimitPerMinute?: number;
   /** The SSRF guard for webhook receivers; by default private targets are refused, as in production. */
@@ -88,7 +86,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     version: VERSION,
     logger,
     messaging: { ...TEST_MESSAGING, ...options.messaging },
-    agent: options.agent,
     webhookTargets: options.webhookTargets ?? createTargetGuard(),
     publicBaseUrl: 'https://crm.example.test',
   });

@@ -62,10 +62,11 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     METRICS_PORT: '0',
     LOG_LEVEL: 'info',
     DATA_DIR: options.dataDir,
-    // Workers would claim other test files' deliveries and campaigns on a shared PostgreSQL (this env replaces
+    // Workers would claim other test files' deliveries, campaigns and agent runs on a shared PostgreSQL (this env replaces
     // the one vitest.config.ts sets for child processes).
     WEBHOOK_WORKERS: 'false',
     CAMPAIGN_WORKERS: 'false',
+    AGENT_WORKERS: 'false',
     ...databaseEnv(),
     ...options.env,
   };
