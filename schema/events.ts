@@ -7,6 +7,7 @@ import { pageType } from './page.js';
 import { listEvents } from '../resolvers/events/eventList.js';
 import { conversationIdOf, LIVE_SOURCES, type LiveField } from '../resolvers/events/hub.js';
 import type { FeedEvent } from '../resolvers/shared/liveEvents.js';
+import { EVENT_TYPES } from '../resolvers/shared/outbox.js';
 import { requireActor, type Context } from '../resolvers/shared/context.js';
 import { DomainError } from '../resolvers/shared/errors.js';
 import { grants, type Permission } from '../resolvers/workspace/scopes.js';
@@ -17,7 +18,7 @@ const Event = builder.objectRef<Envelope>('Event').implement({
   description: 'An event as its webhook delivers it: the envelope {id, type, created_at, data}.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'evt_<uuid>; pass it as after to read the events that followed.' }),
-    type: t.exposeString('type', { description: 'message.received, message.status or message.created.' }),
+    type: t.exposeString('type', { description: `One of ${EVENT_TYPES.join(', ')}.` }),
     created_at: t.exposeString('created_at', { description: 'ISO 8601, as in the webhook body.' }),
     data: t.expose('data', { type: 'JSON', description: 'As in the webhook body of this type (docs/webhooks).' }),
   }),
@@ -66,7 +67,7 @@ const DESCRIPTIONS: Record<LiveField, string> = {
   messageCreated: 'Each new message, inbound or outbound.',
   messageStatusChanged: "Each change of an outbound message's delivery status.",
   conversationChanged:
-    'Each event that changes a conversation (a message in it, a status of one of its messages, a hand-off from the AI agent).',
+    'Each event that changes a conversation (a message in it, a status of one of its messages, its status, assignee, AI-agent switch or details, a hand-off from the AI agent).',
 };
 
 for (const [field, types] of Object.entries(LIVE_SOURCES) as [LiveField, readonly string[]][]) {

@@ -1,11 +1,15 @@
 // Changing a conversation of the caller's workspace: its assignee, AI agent switch and details, and its
-// status through the transition table of resolvers/conversations/status.ts.
+// status through the transition table of resolvers/conversations/status.ts. Each change that alters what a
+// dashboard shows is announced by a `conversation.updated` event committed with it (webhooks, feed, live).
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { idInput, parseInput, uuid } from '../shared/validation.js';
 import { CONVERSATION_TRANSITIONS, type ConversationAction } from './status.js';
+import { recordEvent } from '../shared/outbox.js';
+import { conversationViewSelect, type ConversationView } from '../shared/views.js';
 
 type Query = { select?: Prisma.ConversationSelect; include?: Prisma.ConversationInclude };
 
@@ -29,15 +33,18 @@ export async function updateConversation(ctx: Context, input: Record<string, unk
       });
     }
   }
-  return ctx.prisma.conversation.update({
-    ...query,
-    where: { id },
-    data: {
-      assigned_user_id,
-      service_enabled,
-      details: details === null ? Prisma.DbNull : (details as Prisma.InputJsonObject | undefined),
-    },
-  });
+  await changeWithEvent(ctx, workspaceId, id, (tx) =>
+    tx.conversation.update({
+      where: { id },
+      data: {
+        assigned_user_id,
+        service_enabled,
+        details: details === null ? Prisma.DbNull : (details as Prisma.InputJsonObject | undefined),
+      },
+      select: conversationViewSelect,
+    }),
+  );
+  return ctx.prisma.conversation.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 /** Applies a status action atomically: the update only matches a conversation in an allowed status. */
@@ -45,12 +52,15 @@ export async function transitionConversation(ctx: Context, action: ConversationA
   const { workspaceId } = requireActor(ctx);
   const { id } = parseInput(idInput, input);
   const { from, to } = CONVERSATION_TRANSITIONS[action];
-  const { count } = await ctx.prisma.conversation.updateMany({
-    where: { id, company_id: workspaceId, status: { in: [...from] } },
-    // closed_at dates the resolution that analytics measures; reopening clears it.
-    data: { status: to, closed_at: to === 'closed' ? new Date() : null },
+  const changed = await changeWithEvent(ctx, workspaceId, id, async (tx) => {
+    const { count } = await tx.conversation.updateMany({
+      where: { id, company_id: workspaceId, status: { in: [...from] } },
+      // closed_at dates the resolution that analytics measures; reopening clears it.
+      data: { status: to, closed_at: to === 'closed' ? new Date() : null },
+    });
+    return count === 0 ? null : tx.conversation.findUniqueOrThrow({ where: { id }, select: conversationViewSelect });
   });
-  if (count === 0) {
+  if (!changed) {
     const current = await ctx.prisma.conversation.findFirst({ where: { id, company_id: workspaceId }, select: { status: true } });
     if (!current) throw notFound('Conversation');
     throw new DomainError('INVALID_TRANSITION', `Cannot ${action} a conversation whose status is ${current.status}`, {
@@ -60,4 +70,32 @@ export async function transitionConversation(ctx: Context, action: ConversationA
     });
   }
   return ctx.prisma.conversation.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/** The fields of a conversation whose change a `conversation.updated` event announces. */
+const ANNOUNCED_FIELDS = ['status', 'assigned_user_id', 'service_enabled', 'details'] as const;
+
+/**
+ * Runs one change of a conversation and, in the same transaction, records `conversation.updated` with the
+ * conversation as it now is and the announced fields that changed; a change that changes none records nothing.
+ */
+async function changeWithEvent(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+  change: (tx: Prisma.TransactionClient) => Promise<ConversationView | null>,
+): Promise<ConversationView | null> {
+  return ctx.prisma.$transaction(async (tx) => {
+    // The row lock orders concurrent changes, so each event's `changes` compares with the state it replaced.
+    const [before] = await tx.$queryRaw<Pick<ConversationView, (typeof ANNOUNCED_FIELDS)[number]>[]>`
+      SELECT status, assigned_user_id::text AS assigned_user_id, service_enabled, details
+      FROM conversations WHERE id = ${id}::uuid FOR UPDATE`;
+    const after = await change(tx);
+    if (!before || !after) return after;
+    const changes = ANNOUNCED_FIELDS.filter((field) => !isDeepStrictEqual(before[field], after[field]));
+    if (changes.length > 0) {
+      await recordEvent(tx, { workspaceId, type: 'conversation.updated', data: { conversation: after, changes } });
+    }
+    return after;
+  });
 }

@@ -17,7 +17,7 @@ import type { EventHub, FeedEvent, FeedPosition, LiveSubscription } from '../sha
 export const LIVE_SOURCES = {
   messageCreated: ['message.received', 'message.created'],
   messageStatusChanged: ['message.status'],
-  conversationChanged: ['message.received', 'message.created', 'message.status', 'conversation.handoff'],
+  conversationChanged: ['message.received', 'message.created', 'message.status', 'conversation.updated', 'conversation.handoff'],
 } as const satisfies Record<string, readonly EventType[]>;
 export type LiveField = keyof typeof LIVE_SOURCES;
 

@@ -5,7 +5,13 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Db } from './context.js';
 
 /** The event types a webhook subscription can name; the event feed and live updates carry them too. */
-export const EVENT_TYPES = ['message.received', 'message.status', 'message.created', 'conversation.handoff'] as const;
+export const EVENT_TYPES = [
+  'message.received',
+  'message.status',
+  'message.created',
+  'conversation.updated',
+  'conversation.handoff',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent to one subscription on request (webhookTest); not subscribable, so fan-out never matches it. */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -83,7 +83,7 @@ export const messageDetailSelect = {
   updated_at: true,
 } as const;
 
-const conversationViewSelect = {
+export const conversationViewSelect = {
   id: true,
   company_id: true,
   customer_id: true,

@@ -129,6 +129,26 @@ describe('subscriptions over SSE', () => {
     expect(new Set(all.map((event) => event.id)).size).toBe(3);
   });
 
+  it('tell a conversation subscriber when the conversation is assigned, closed and reopened, with no message attached', async () => {
+    const ws = await world.workspace();
+    await inbound(ws, 'hello');
+    const conversation = await h.db.prisma.conversation.findFirstOrThrow({ where: { company_id: ws.workspaceId } });
+    const before = h.services.events.subscriberCount();
+    const watcher = subscribe(ws.apiKey, 'conversationChanged', { conversation_id: conversation.id });
+    await joined(before + 1);
+    const change = (mutation: string) => h.graphql(ws.apiKey, `mutation ($id: ID!) { ${mutation} { id } }`, { id: conversation.id });
+    await change(`conversationUpdate(id: $id, assigned_user_id: "${ws.userId}")`);
+    await change('conversationClose(id: $id)');
+    await change('conversationReopen(id: $id)');
+    const events = await watcher.next(3);
+    expect(events.map((event) => [event.type, event.conversation_id, event.message])).toEqual([
+      ['conversation.updated', conversation.id, null],
+      ['conversation.updated', conversation.id, null],
+      ['conversation.updated', conversation.id, null],
+    ]);
+    expect(watcher.errors).toEqual([]);
+  });
+
   it('refuses a key without the conversations scope, and an after that is not an event of the workspace', async () => {
     const ws = await world.workspace();
     const narrow = await h.key(ws.workspaceId, ['webhooks']);

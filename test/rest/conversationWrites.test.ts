@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
 import { seedConversation } from '../support/conversations.js';
 import { CONVERSATION_TRANSITIONS } from '../../resolvers/conversations/status.js';
+import { envelopeProblems } from '../support/webhooks.js';
 import { GUIDE, SPEC_FIELDS, expectError, getJson, operationResult, postJson, sendJson } from './fixtures.js';
 
 const h = await openHarness();
@@ -127,6 +128,41 @@ describe('POST /api/v1/conversations/{id}/close and /reopen', () => {
     const foreign = await conversation({ workspace: other });
     expectError(await post(`/api/v1/conversations/${foreign.id}/close`), 404, { code: 'NOT_FOUND' });
     expect((await getJson(h, `/api/v1/conversations/${foreign.id}`, { key: other.api_key })).body.status).toBe('active');
+  });
+});
+
+describe('conversation.updated events', () => {
+  type Envelope = { id: string; type: string; data: { conversation: { id: string; status: string }; changes: string[] } };
+  const updatesOf = async (id: string): Promise<Envelope[]> => {
+    const feed = await getJson(h, '/api/v1/events?type=conversation.updated&limit=100', { key });
+    return (feed.body.data as Envelope[]).filter((event) => event.data.conversation.id === id);
+  };
+
+  it('announce each close, reopen, assignment, agent switch and details edit with the fields it changed, valid against docs/webhooks', async () => {
+    const { id } = await conversation();
+    await sendJson(h, 'PATCH', `/api/v1/conversations/${id}`, key, { assigned_user_id: ws.user_id, service_enabled: true });
+    await post(`/api/v1/conversations/${id}/close`);
+    await post(`/api/v1/conversations/${id}/reopen`);
+    await sendJson(h, 'PATCH', `/api/v1/conversations/${id}`, key, { details: { topic: 'refund' } });
+    const events = await updatesOf(id);
+    expect(events.map((event) => [event.data.conversation.status, event.data.changes])).toEqual([
+      ['active', ['assigned_user_id', 'service_enabled']],
+      ['closed', ['status']],
+      ['active', ['status']],
+      ['active', ['details']],
+    ]);
+    for (const event of events) expect(envelopeProblems(event)).toEqual([]);
+  });
+
+  it('are not recorded for an update that changes nothing, a refused transition or a foreign conversation', async () => {
+    const { id } = await conversation({ status: 'closed' });
+    await sendJson(h, 'PATCH', `/api/v1/conversations/${id}`, key, { service_enabled: false, assigned_user_id: null });
+    await post(`/api/v1/conversations/${id}/close`);
+    const foreign = await conversation({ workspace: other });
+    await post(`/api/v1/conversations/${foreign.id}/close`);
+    expect(await updatesOf(id)).toEqual([]);
+    const foreignFeed = await getJson(h, '/api/v1/events?type=conversation.updated', { key: other.api_key });
+    expect(foreignFeed.body.data).toEqual([]);
   });
 });
 

@@ -14,6 +14,8 @@ export const PROVIDERS: ProviderName[] = ['sandbox', 'whatsapp'];
 export type MessagingWorkspace = {
   workspaceId: string;
   apiKey: string;
+  /** The workspace's first user (the one `workspace create` makes). */
+  userId: string;
   integrationId: string;
   phoneNumberId: string;
   appSecret: string;
@@ -62,6 +64,7 @@ export async function openMessagingWorld(provider: ProviderName, options: Harnes
     const base = {
       workspaceId: created.workspace_id,
       apiKey: created.api_key,
+      userId: created.user_id,
     };
     if (!graph) {
       return {
