@@ -59,6 +59,11 @@ export async function readsFor(pool: pg.Pool, workspaceId: string, contacts: num
     [workspaceId, Math.floor(contacts / 7)],
   );
   const row = rows[0] as { name: string; phone_number: string; email: string };
+  // A conversation in the middle of the workspace: its page of messages is one of millions of rows at the large scale.
+  const conversationId = await sample(pool, 'SELECT id FROM conversations WHERE company_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1', [
+    workspaceId,
+    Math.floor(contacts / 2),
+  ]);
   return [
     read('contacts_list', 'listContacts', { limit: 50 }, true),
     read('contacts_list_deep', 'listContacts', { limit: 50, cursor: deepCursor }, true),
@@ -68,5 +73,6 @@ export async function readsFor(pool: pg.Pool, workspaceId: string, contacts: num
     read('contacts_get', 'getContact', { id: someId }, true),
     read('conversations_list', 'listConversations', { status: 'active', limit: 20, before }, false),
     read('users', 'listUsers', {}, false),
+    read('conversation_messages', 'listConversationMessages', { conversation_id: conversationId, limit: 50 }, false),
   ];
 }

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import type { LoadResult } from './load.js';
 import type { FanOutResult } from './webhooks.js';
 import type { ProfileResult } from './profile.js';
+import type { SubscribersResult } from './subscribers.js';
 
 export type ScaleResults = {
   contacts: number;
@@ -26,6 +27,8 @@ export type BenchReport = {
   scales: ScaleResults[];
   sends: LoadResult;
   webhooks: FanOutResult;
+  /** GraphQL SSE subscribers of one workspace receiving inbound messages (bench/subscribers.ts); absent in older runs. */
+  subscribers?: SubscribersResult;
   /** CPU profiles of the service under single reads (bench/profile.ts). */
   profiles: ProfileResult[];
 };
@@ -61,6 +64,16 @@ function targetsOf(report: BenchReport): [string, boolean, string][] {
     const r = large.service[name]!.p99_ms / Math.max(1, small.service[name]!.p99_ms);
     targets.push([`${name} p99 at ${large.contacts} ≤ 1.5 × p99 at ${small.contacts}`, r <= 1.5, r.toFixed(2)]);
   }
+  const messagesRead = 'conversation_messages';
+  if (large.service[messagesRead] && small.service[messagesRead]) {
+    const perConversation = report.settings.messages_per_conversation;
+    const r = large.service[messagesRead].p99_ms / Math.max(1, small.service[messagesRead].p99_ms);
+    targets.push([
+      `a conversation's messages: p99 at ${large.contacts * perConversation} messages ≤ 1.5 × p99 at ${small.contacts * perConversation}`,
+      r <= 1.5,
+      r.toFixed(2),
+    ]);
+  }
   for (const name of Object.keys(large.graphql)) {
     const r = large.service[name]!.requests_per_sec / Math.max(1, large.graphql[name]!.requests_per_sec);
     targets.push([`REST ${name} throughput within 15% of the same query through /graphql`, r >= 0.85, r.toFixed(2)]);
@@ -72,6 +85,15 @@ function targetsOf(report: BenchReport): [string, boolean, string][] {
     complete && webhooks.deliveries_per_sec >= 500,
     `${webhooks.deliveries_per_sec}/s${complete ? '' : ` (only ${webhooks.deliveries} of ${webhooks.events * webhooks.subscriptions} delivered)`}`,
   ]);
+  const live = report.subscribers;
+  if (live) {
+    const complete = live.deliveries === live.subscribers * live.messages;
+    targets.push([
+      `an inbound message reaches ${live.subscribers} SSE subscribers with p99 < 500 ms`,
+      complete && live.p99_ms < 500,
+      `${live.p99_ms} ms${complete ? '' : ` (only ${live.deliveries} of ${live.subscribers * live.messages} delivered)`}`,
+    ]);
+  }
   targets.push(['resident memory under load < 300 MB', report.service_max_rss_mb < 300, `${report.service_max_rss_mb} MB`]);
   return targets;
 }
@@ -125,6 +147,12 @@ export function writeReport(report: BenchReport, path: string, analysis = ''): v
     `- Webhook fan-out: ${w.events} message.status events to ${w.subscriptions} subscriptions of one local HTTPS receiver: ${w.deliveries} deliveries in ${w.seconds} s, **${w.deliveries_per_sec} deliveries/s**, ${w.duplicates} duplicates.`,
     `- Service resident memory, highest sample during the reads and sends: ${report.service_max_rss_mb} MB.`,
   );
+  const live = report.subscribers;
+  if (live) {
+    lines.push(
+      `- Live updates: ${live.subscribers} GraphQL SSE subscribers (\`messageCreated\`) of one workspace, ${live.messages} signed inbound webhooks one after another: ${live.deliveries} deliveries, from the provider's POST to each subscriber p50 ${live.p50_ms} ms, p99 ${live.p99_ms} ms, max ${live.max_ms} ms; the service's memory per idle subscriber ${live.memory_per_subscriber_kb} KB.`,
+    );
+  }
   lines.push('', '## Where the service spends its CPU', '');
   for (const profile of report.profiles) {
     lines.push(

@@ -1,7 +1,8 @@
 // `npm run bench`: seeds PostgreSQL with the benchmark data set (resumable), starts the real service and
 // a raw node:http + pg baseline, drives both with autocannon, and writes bench/results/<stamp>.json and
 // docs/performance.md. Settings: BENCH_DATABASE_URL, BENCH_CONTACTS, BENCH_SMALL_CONTACTS, BENCH_SECONDS,
-// BENCH_CONNECTIONS, BENCH_LATENCY_SECONDS, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_SUBSCRIPTIONS (README, "Benchmarks").
+// BENCH_CONNECTIONS, BENCH_LATENCY_SECONDS, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_SUBSCRIPTIONS, BENCH_SUBSCRIBERS,
+// BENCH_LIVE_MESSAGES (README, "Benchmarks").
 import { execSync } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
 import { cpus, totalmem } from 'node:os';
@@ -19,6 +20,7 @@ import { measure, type LoadResult } from './load.js';
 import { readsFor } from './reads.js';
 import { measureFanOut, startReceiver, type FanOutResult } from './webhooks.js';
 import { profileRead, type ProfileResult } from './profile.js';
+import { measureSubscribers, type LiveWorkspace, type SubscribersResult } from './subscribers.js';
 import { writeReport, type BenchReport, type ScaleResults } from './report.js';
 
 const settings = {
@@ -32,6 +34,9 @@ const settings = {
   latencySeconds: Number(process.env['BENCH_LATENCY_SECONDS'] ?? 5),
   webhookEvents: Number(process.env['BENCH_WEBHOOK_EVENTS'] ?? 5_000),
   webhookSubscriptions: Number(process.env['BENCH_WEBHOOK_SUBSCRIPTIONS'] ?? 4),
+  /** Concurrent GraphQL SSE subscribers of one workspace, and the inbound messages each of them must receive. */
+  subscribers: Number(process.env['BENCH_SUBSCRIBERS'] ?? 1_000),
+  liveMessages: Number(process.env['BENCH_LIVE_MESSAGES'] ?? 20),
   /** Each read runs this long, unmeasured, before the first measurement: JIT compilation and pools settle. */
   warmupSeconds: Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3),
 };
@@ -52,7 +57,7 @@ async function ensureDatabase(url: string) {
 
 type BenchWorkspace = { id: string; integrationId: string; key: string };
 
-async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace; other: BenchWorkspace }> {
+async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace; other: BenchWorkspace; live: LiveWorkspace }> {
   await ensureDatabase(settings.databaseUrl);
   const db = await openDatabase({ url: settings.databaseUrl, poolSize: 4 });
   await migrate(db.sql);
@@ -80,8 +85,12 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
   for (let other = 1; other <= 3; other++) others.push(await workspace(`bench-other-${other}`, 2_000));
   const small = await workspace(`bench-${settings.smallContacts}`, settings.smallContacts);
   const large = await workspace(`bench-${settings.contacts}`, settings.contacts);
+  // Live updates get a new workspace each run: its inbound webhooks need the integration's app secret, which
+  // only creation shows.
+  const created = await createWorkspace(services, { name: `bench-live-${Date.now()}`, email: 'bench@live.example.com' });
+  const live = { key: created.api_key, phoneNumberId: created.phone_number_id, appSecret: created.app_secret };
   await db.close();
-  return { large, small, other: others[0]! };
+  return { large, small, other: others[0]!, live };
 }
 
 /** A request to the service, which presents a self-signed certificate. */
@@ -205,9 +214,25 @@ async function runFanOut(env: Record<string, string>, workspace: BenchWorkspace)
   }
 }
 
+/** Subscribers run against a service of their own, so its memory growth is theirs alone. */
+async function runSubscribers(env: Record<string, string>, live: LiveWorkspace): Promise<SubscribersResult> {
+  const service = await startProcess(['dist/main.js'], env);
+  try {
+    return await measureSubscribers({
+      url: service.url,
+      workspace: live,
+      subscribers: settings.subscribers,
+      messages: settings.liveMessages,
+      rssMb: service.rssMb,
+    });
+  } finally {
+    await service.stop();
+  }
+}
+
 async function main() {
   const started = new Date();
-  const { large, small, other } = await prepare();
+  const { large, small, other, live } = await prepare();
   // The per-key rate limit (100 a minute) would answer almost every request with 429: the bench measures the
   // API behind it, so it lifts the limit for its own service process.
   const env = {
@@ -237,6 +262,8 @@ async function main() {
     await baseline.stop();
     console.log(`  webhook fan-out: ${settings.webhookEvents} events × ${settings.webhookSubscriptions} subscriptions`);
     const webhooks = await runFanOut(env, other);
+    console.log(`  live updates: ${settings.subscribers} SSE subscribers × ${settings.liveMessages} inbound messages`);
+    const subscribers = await runSubscribers(env, live);
     const profiles: ProfileResult[] = [];
     for (const read of (await readsFor(pool, large.id, settings.contacts)).filter((read) =>
       ['contacts_get', 'contacts_list'].includes(read.name),
@@ -272,6 +299,7 @@ async function main() {
       scales,
       sends,
       webhooks,
+      subscribers,
       profiles,
     };
     mkdirSync('bench/results', { recursive: true });

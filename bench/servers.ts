@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-export type Server = { url: string; pid: number; stop(): Promise<void>; maxRssMb(): number; resetRss(): void };
+export type Server = { url: string; pid: number; stop(): Promise<void>; rssMb(): number; maxRssMb(): number; resetRss(): void };
 
 function rssMb(pid: number): number {
   try {
@@ -37,6 +37,7 @@ export function startProcess(args: string[], env: Record<string, string>): Promi
       resolve({
         url: `https://127.0.0.1:${port}`,
         pid: child.pid!,
+        rssMb: () => rssMb(child.pid!),
         maxRssMb: () => maxRss,
         resetRss: () => {
           maxRss = rssMb(child.pid!);
