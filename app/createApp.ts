@@ -20,6 +20,7 @@ import { requestState } from '../infra/http/requestState.js';
 import { useProviderCallback } from '../facades/public/whatsapp/callback.js';
 import { createEdge, type Edge } from './edge.js';
 import { loadSettings } from '../infra/config/settings.js';
+import type { SessionStore } from '../infra/mcp/sessionStore.js';
 
 /** Without `edge`, the limits of the settings' defaults apply (in-memory rate limit). */
 export type AppOptions = {
@@ -27,7 +28,9 @@ export type AppOptions = {
   logger: Logger;
   edge?: Edge;
   customersSunset?: Date | undefined;
-  mcp?: Partial<Omit<McpOptions, 'name' | 'version'>>;
+  mcp?: Partial<Pick<McpOptions, 'allowedOrigins' | 'sessions'>>;
+  /** Where MCP sessions live, shared by every instance on the database. */
+  sessionStore: SessionStore;
 };
 
 export function createApp(services: Services, options: AppOptions) {
@@ -38,8 +41,9 @@ export function createApp(services: Services, options: AppOptions) {
   const mcp = useMcp(gateway, {
     allowedOrigins: [],
     sessions: edge.mcpSessions,
-    keyStillValid: async (credential) => (await authenticate(credential)) !== null,
     ...options.mcp,
+    store: options.sessionStore,
+    onError: (error) => options.logger.error({ err: error }, 'MCP session bookkeeping failed'),
     name: SERVICE_NAME,
     version: services.version,
   });

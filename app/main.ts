@@ -21,6 +21,8 @@ import { agentOptionsFrom } from '../workers/agent/options.js';
 import { startAgentWorker } from '../workers/agent/worker.js';
 import { startEventPruner } from '../workers/events/pruner.js';
 import { shutdown, stopOnSignals } from '../infra/shutdown.js';
+import { createSessionStore } from '../infra/mcp/sessionStore.js';
+import { randomUUID } from 'node:crypto';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
@@ -48,6 +50,7 @@ const { yoga, mcpSessions } = createApp(runtime.services, {
   graphiql: settings.GRAPHIQL,
   logger,
   edge,
+  sessionStore: createSessionStore(runtime.db.sql, runtime.db.listen, randomUUID()),
   customersSunset: settings.CUSTOMERS_SUNSET,
   mcp: { allowedOrigins: settings.MCP_ALLOWED_ORIGINS },
 });

@@ -1,22 +1,24 @@
 // The MCP server, mounted in the Yoga pipeline after authentication: /mcp speaks Streamable HTTP, and
 // GET /mcp/sse with POST /mcp/messages the older HTTP+SSE transport that the spec names. A request without
-// a valid API key was answered 401 before it got here, so no session starts without one. Each session has
-// its own MCP server and transport, bound to the key that opened it; every HTTP request that carries tool
+// a valid API key was answered 401 before it got here, so no session starts without one. Sessions are bound
+// to the key that opened it and shared by every instance (sessions.ts); every HTTP request that carries tool
 // calls is authenticated on its own and the calls run as that request, so its scopes, workspace and rate
-// limit apply. A present Origin must be an allowed one (DNS-rebinding protection): a page of another site
+// limit apply (a message forwarded to the instance holding an SSE stream runs as the sender the receiving
+// instance authenticated). A present Origin must be an allowed one (DNS-rebinding protection): a page of another site
 // is refused with 403 even when it holds a key. Non-browser clients send no Origin.
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse } from '../../infra/http/errorResponse.js';
 import { requestState } from '../../infra/http/requestState.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { schema } from '../../schema/index.js';
 import type { Gateway } from '../core/gateway.js';
 import { jsonRpcError } from './jsonRpcError.js';
-import { FULL_RETRY_AFTER_SECONDS, SessionRegistry, type KeyCheck, type SessionLimits } from './sessions.js';
-import { SseServerTransport } from './sseTransport.js';
+import { FULL_RETRY_AFTER_SECONDS, SessionRegistry, type SessionLimits } from './sessions.js';
+import { readPostedMessage, SseServerTransport } from './sseTransport.js';
+import type { ForwardedMessage, SessionStore } from '../../infra/mcp/sessionStore.js';
 import { authInfoFor, createToolServer, prepareTools } from './toolServer.js';
 import { FACADE_TABLE } from '../operations/index.js';
 
@@ -29,41 +31,71 @@ export type McpOptions = {
   version: string;
   /** From the settings (MCP_MAX_SESSIONS_PER_KEY, MCP_SESSION_IDLE_MS), their one source. */
   sessions: SessionLimits;
-  /** Whether a session's key still authenticates; a revoked key's sessions are closed. */
-  keyStillValid: KeyCheck;
+  /** Where every instance keeps the sessions. */
+  store: SessionStore;
+  onError: (error: unknown) => void;
 };
 
-/** The key a session belongs to, and its bearer credential, for the revocation sweep. */
-function ownerOf(request: Request, actor: Actor) {
-  const credential = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
-  return { keyId: actor.keyId, credential };
+/** The request a forwarded message runs as: the sender as the instance that received the POST authenticated them. */
+function forwardedRequest(forwarded: ForwardedMessage): Request {
+  const headers: Record<string, string> = forwarded.idempotencyKey ? { 'idempotency-key': forwarded.idempotencyKey } : {};
+  const request = new Request(`https://forwarded.invalid${MCP_PATHS.messages}`, { method: 'POST', headers });
+  Object.assign(requestState(request), { actor: forwarded.actor, requestId: forwarded.requestId });
+  return request;
 }
 
 export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin; sessions: SessionRegistry } {
   const tools = prepareTools(FACADE_TABLE, schema);
-  const sessions = new SessionRegistry(options.sessions, options.keyStillValid);
+  const sessions = new SessionRegistry(
+    options.store,
+    options.sessions,
+    (stream, forwarded) => {
+      const request = forwardedRequest(forwarded);
+      stream.transport.deliver(forwarded.message as JSONRPCMessage, authInfoFor(request, forwarded.actor), {});
+    },
+    options.onError,
+  );
   const allowedOrigins = new Set(options.allowedOrigins);
   const newServer = () => createToolServer(tools, gateway, options.version, options.name);
   const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found');
   const notAllowed = (allow: string) => new Response(null, { status: 405, headers: { allow } });
 
+  /** One request of a Streamable HTTP session, answered by a server of its own (the session's state is its row). */
+  async function answer(request: Request, actor: Actor): Promise<Response> {
+    const server = newServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { authInfo: authInfoFor(request, actor) });
+    } finally {
+      await server.close();
+    }
+  }
+
   async function streamable(request: Request, actor: Actor): Promise<Response> {
-    const authInfo = authInfoFor(request, actor);
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
-      const session = sessions.find(sessionId, actor.keyId, 'streamable');
-      return session ? session.transport.handleRequest(request, { authInfo }) : sessionNotFound();
+      if (!(await sessions.findStreamable(sessionId, actor.keyId))) return sessionNotFound();
+      if (request.method === 'DELETE') {
+        await sessions.removeStreamable(sessionId);
+        return new Response(null, { status: 200 });
+      }
+      // The server sends nothing unasked, so there is no stream to open (the SDK's clients expect this 405).
+      if (request.method === 'GET') return notAllowed('POST, DELETE');
+      return answer(request, actor);
     }
     if (request.method !== 'POST') return jsonRpcError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
-    const server = newServer();
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => sessions.add(id, ownerOf(request, actor), server, { kind: 'streamable', transport }),
-    });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { authInfo });
-    // Only an initialize request opens a session; the transport has answered anything else with an error.
-    if (!transport.sessionId) await server.close();
+    const body: unknown = await request
+      .clone()
+      .json()
+      .catch(() => null);
+    if (!isInitializeRequest(body)) return jsonRpcError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+    const response = await answer(request, actor);
+    if (response.ok) {
+      const id = randomUUID();
+      await sessions.openStreamable(id, actor.keyId);
+      response.headers.set('mcp-session-id', id);
+    }
     return response;
   }
 
@@ -71,15 +103,30 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
     if (request.method !== 'GET') return notAllowed('GET');
     const transport = new SseServerTransport(MCP_PATHS.messages, request.signal);
     const server = newServer();
-    sessions.add(transport.sessionId, ownerOf(request, actor), server, { kind: 'sse', transport });
+    await sessions.openStream(transport.sessionId, actor.keyId, server, transport);
     await server.connect(transport);
     return transport.response;
   }
 
   async function sseMessage(request: Request, actor: Actor, url: URL): Promise<Response> {
     if (request.method !== 'POST') return notAllowed('POST');
-    const session = sessions.find(url.searchParams.get('sessionId') ?? '', actor.keyId, 'sse');
-    return session ? session.transport.handlePostMessage(request, authInfoFor(request, actor)) : sessionNotFound();
+    const sessionId = url.searchParams.get('sessionId') ?? '';
+    const location = /^[0-9a-f-]{36}$/i.test(sessionId) ? await sessions.findStream(sessionId, actor.keyId) : null;
+    if (!location) return sessionNotFound();
+    const posted = await readPostedMessage(request);
+    if ('refusal' in posted) return posted.refusal;
+    if ('stream' in location) {
+      location.stream.transport.deliver(posted.message, authInfoFor(request, actor), Object.fromEntries(request.headers));
+    } else {
+      await sessions.forward(location.instanceId, {
+        sessionId,
+        message: posted.message,
+        actor,
+        requestId: requestState(request).requestId,
+        idempotencyKey: request.headers.get('idempotency-key'),
+      });
+    }
+    return new Response('Accepted', { status: 202 });
   }
 
   const opensSession = (path: string, request: Request) =>

@@ -1,7 +1,8 @@
 // The HTTP+SSE transport of MCP (protocol 2024-11-05, deprecated but named by the spec) over web-standard
 // Request/Response, as Yoga speaks them: the SDK's own SSEServerTransport writes to a Node ServerResponse.
 // GET opens the stream, whose first event names the endpoint for the client's POSTs (with the session id);
-// each POST carries one JSON-RPC message and is answered 202, the reply travelling on the stream.
+// each POST carries one JSON-RPC message and is answered 202, the reply travelling on the stream (a POST that
+// reaches another instance is forwarded to this one: facades/mcp/sessions.ts).
 // The session ends when the client goes away (the GET request's signal aborts) or the server closes it.
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -66,22 +67,9 @@ export class SseServerTransport implements Transport {
     this.onclose?.();
   }
 
-  /** One POSTed JSON-RPC message of this session. */
-  async handlePostMessage(request: Request, authInfo: AuthInfo): Promise<Response> {
-    if (!isJsonContentType(request.headers.get('content-type'))) {
-      return jsonRpcError(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
-    }
-    const body = await readRequestBody(request, MAX_MESSAGE_BYTES);
-    if (body.tooLarge) return jsonRpcError(413, ErrorCode.InvalidRequest, 'Payload Too Large');
-    let message: JSONRPCMessage;
-    try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(body.text));
-    } catch (error) {
-      this.onerror?.(error as Error);
-      return jsonRpcError(400, ErrorCode.ParseError, 'Parse error: the body is not one JSON-RPC message');
-    }
-    this.onmessage?.(message, { authInfo, requestInfo: { headers: Object.fromEntries(request.headers) } });
-    return new Response('Accepted', { status: 202 });
+  /** Hands one message of this session to its server, with the HTTP request that carried it (authInfo). */
+  deliver(message: JSONRPCMessage, authInfo: AuthInfo, headers: Record<string, string>): void {
+    this.onmessage?.(message, { authInfo, requestInfo: { headers } });
   }
 
   private write(text: string): void {
@@ -91,5 +79,19 @@ export class SseServerTransport implements Transport {
     } catch {
       void this.close();
     }
+  }
+}
+
+/** The one JSON-RPC message a POST of the HTTP+SSE transport carries, or the error answer for the POST. */
+export async function readPostedMessage(request: Request): Promise<{ message: JSONRPCMessage } | { refusal: Response }> {
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    return { refusal: jsonRpcError(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json') };
+  }
+  const body = await readRequestBody(request, MAX_MESSAGE_BYTES);
+  if (body.tooLarge) return { refusal: jsonRpcError(413, ErrorCode.InvalidRequest, 'Payload Too Large') };
+  try {
+    return { message: JSONRPCMessageSchema.parse(JSON.parse(body.text)) };
+  } catch {
+    return { refusal: jsonRpcError(400, ErrorCode.ParseError, 'Parse error: the body is not one JSON-RPC message') };
   }
 }

@@ -28,7 +28,7 @@ const file = campaignTestFile(() => h);
 async function serve() {
   const logger = createLogger('silent');
   const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 10_000 }, { logger });
-  const app = createApp(h.services, { graphiql: false, logger, edge });
+  const app = createApp(h.services, { graphiql: false, logger, edge, sessionStore: h.sessionStore() });
   const http: HttpServer = createServer(app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return { http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };

@@ -38,7 +38,7 @@ async function serve(mcp: NonNullable<Parameters<typeof createApp>[1]['mcp']>, s
   const logger = createLogger('silent');
   // The tests call every tool over both transports with one key each: more than 100 requests a minute.
   const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 100_000, ...settings }, { logger });
-  const app = createApp(harness.services, { graphiql: false, logger, edge, mcp });
+  const app = createApp(harness.services, { graphiql: false, logger, edge, mcp, sessionStore: harness.sessionStore() });
   const http = createServer(app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const server = { app, http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
@@ -65,7 +65,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const { http } of servers) {
+  for (const { app, http } of servers) {
+    await app.mcpSessions.closeAll();
     http.closeAllConnections();
     await new Promise((resolve) => http.close(resolve));
   }
@@ -457,7 +458,7 @@ describe('authentication, origin and sessions', () => {
   });
   /** Sessions close asynchronously when their client goes; counts are read once the previous test's are gone. */
   const settledSessionCount = async () => {
-    await expect.poll(() => server.app.mcpSessions.size).toBe(0);
+    await expect.poll(() => server.app.mcpSessions.count()).toBe(0);
     return 0;
   };
 
@@ -491,7 +492,7 @@ describe('authentication, origin and sessions', () => {
     for (const transport of TRANSPORT_NAMES) {
       await expect(connect(transport, 'mcrm_bad_key_0000000000000000000000', { base: server.base })).rejects.toThrow(/401|Unauthorized/);
     }
-    expect(server.app.mcpSessions.size).toBe(0);
+    expect(await server.app.mcpSessions.count()).toBe(0);
   });
 
   it('refuses a present but foreign Origin with 403 on both transports, and serves an allowed one', async () => {
@@ -560,7 +561,7 @@ describe('authentication, origin and sessions', () => {
     const first = new TextDecoder().decode((await reader.read()).value);
     const endpoint = /data: (\S+)/.exec(first)![1]!;
     expect(endpoint).toMatch(/^\/mcp\/messages\?sessionId=[0-9a-f-]{36}$/);
-    expect(server.app.mcpSessions.size).toBe(before + 1);
+    expect(await server.app.mcpSessions.count()).toBe(before + 1);
 
     const otherKey = await harness.key(workspace.workspace_id, ['customers']);
     expect((await post({ authorization: `Bearer ${otherKey}` }, initialize, endpoint)).status).toBe(404);
@@ -568,7 +569,7 @@ describe('authentication, origin and sessions', () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('"serverInfo"');
 
     abort.abort();
-    await expect.poll(() => server.app.mcpSessions.size).toBe(before);
+    await expect.poll(() => server.app.mcpSessions.count()).toBe(before);
     expect((await post({ authorization: `Bearer ${workspace.api_key}` }, initialize, endpoint)).status).toBe(404);
   });
 
@@ -576,7 +577,7 @@ describe('authentication, origin and sessions', () => {
     const key = await harness.key(workspace.workspace_id, ['customers']);
     const abandoned: Client[] = [];
     for (let opened = 0; opened < 10; opened += 1) abandoned.push(await connect('Streamable HTTP', key, { base: server.base }));
-    expect(server.app.mcpSessions.size).toBeLessThanOrEqual(MAX_SESSIONS_PER_KEY);
+    expect(await server.app.mcpSessions.count()).toBeLessThanOrEqual(MAX_SESSIONS_PER_KEY);
     const latest = await connect('Streamable HTTP', key, { base: server.base });
     expect((await latest.listTools()).tools.length).toBeGreaterThan(0);
     // The most recent sessions are the ones kept: the previous client still works, the first one gave way.
@@ -603,7 +604,7 @@ describe('sessions that outlive their use', () => {
     const quick = await serve({ allowedOrigins: [] }, { MCP_SESSION_IDLE_MS: 300, API_KEY_CACHE_SECONDS: 0 });
     const workspace = await harness.workspace();
     const idle = await connect('Streamable HTTP', workspace.api_key, { base: quick.base });
-    await expect.poll(() => quick.app.mcpSessions.size, { timeout: 5000 }).toBe(0);
+    await expect.poll(() => quick.app.mcpSessions.count(), { timeout: 5000 }).toBe(0);
     await expect(idle.listTools()).rejects.toThrow();
 
     const revokedKey = await createApiKey(harness.db.prisma, {
@@ -616,9 +617,9 @@ describe('sessions that outlive their use', () => {
     });
     const reader = stream.body!.getReader();
     await reader.read();
-    expect(quick.app.mcpSessions.size).toBe(1);
+    expect(await quick.app.mcpSessions.count()).toBe(1);
     await revokeApiKey(harness.db.prisma, workspace.workspace_id, revokedKey.key.id);
-    await expect.poll(() => quick.app.mcpSessions.size, { timeout: 5000 }).toBe(0);
+    await expect.poll(() => quick.app.mcpSessions.count(), { timeout: 5000 }).toBe(0);
     // The stream ends: the client reads to its end instead of waiting forever.
     while (!(await reader.read()).done);
   });

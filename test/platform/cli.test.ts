@@ -13,6 +13,7 @@ import { createSecretBox, loadEncryptionKey } from '../../infra/crypto/secrets.j
 import { closeServices, createServices } from '../../app/services.js';
 import { TEST_MESSAGING } from '../support/harness.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
+import { createSessionStore } from '../../infra/mcp/sessionStore.js';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'crm-cli-'));
@@ -43,7 +44,7 @@ async function asService<T>(work: (fetch: (key: string, query: string) => Promis
     webhookTargets: createTargetGuard(),
     publicBaseUrl: 'https://crm.example.test',
   });
-  const { yoga } = createApp(services, { graphiql: false, logger });
+  const { yoga } = createApp(services, { graphiql: false, logger, sessionStore: createSessionStore(db.sql, db.listen, 'cli-test') });
   try {
     return await work(async (key, query) =>
       yoga.fetch('http://service.test/graphql', {

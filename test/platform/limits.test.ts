@@ -83,7 +83,12 @@ describe('request body size (MAX_BODY_BYTES, default 2 MiB)', () => {
 describe('GraphQL depth and cost limits', () => {
   it('refuses a document deeper than GRAPHQL_MAX_DEPTH with VALIDATION_ERROR, naming the limit', async () => {
     const edge = createEdge(loadSettings({ GRAPHQL_MAX_DEPTH: '2' }), { logger: createLogger('silent') });
-    const app = createApp(shop.harness.services, { graphiql: false, logger: createLogger('silent'), edge });
+    const app = createApp(shop.harness.services, {
+      graphiql: false,
+      logger: createLogger('silent'),
+      edge,
+      sessionStore: shop.harness.sessionStore(),
+    });
     const ask = (query: string) =>
       app.yoga.fetch('http://service.test/graphql', {
         method: 'POST',
@@ -141,7 +146,12 @@ describe('MCP sessions per key (MCP_MAX_SESSIONS_PER_KEY, default 5)', () => {
   it('keeps at most the setting per key: a session beyond it replaces the least recently used one', async () => {
     expect(loadSettings({}).MCP_MAX_SESSIONS_PER_KEY).toBe(5);
     const edge = createEdge(loadSettings({ MCP_MAX_SESSIONS_PER_KEY: '2' }), { logger: createLogger('silent') });
-    const app = createApp(shop.harness.services, { graphiql: false, logger: createLogger('silent'), edge });
+    const app = createApp(shop.harness.services, {
+      graphiql: false,
+      logger: createLogger('silent'),
+      edge,
+      sessionStore: shop.harness.sessionStore(),
+    });
     const initialize = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -158,7 +168,7 @@ describe('MCP sessions per key (MCP_MAX_SESSIONS_PER_KEY, default 5)', () => {
       const response = await open();
       expect(response.status).toBe(200);
       await response.body?.cancel();
-      expect(app.mcpSessions.size).toBe(Math.min(session + 1, 2));
+      expect(await app.mcpSessions.count()).toBe(Math.min(session + 1, 2));
     }
     await app.mcpSessions.closeAll();
   });

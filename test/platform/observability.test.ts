@@ -19,7 +19,7 @@ const sink = new Writable({
   },
 });
 // The service's own logger, written to a buffer instead of stdout.
-const app = createApp(harness.services, { graphiql: false, logger: createLogger('info', sink) });
+const app = createApp(harness.services, { graphiql: false, logger: createLogger('info', sink), sessionStore: harness.sessionStore() });
 
 function send(path: string, init: RequestInit & { key?: string }) {
   const headers = new Headers(init.headers);

@@ -74,7 +74,12 @@ describe('rate limit per API key (default 100 per minute)', () => {
 describe('RATE_LIMIT_PER_MINUTE', () => {
   it('sets the budget', async () => {
     const edge = createEdge(loadSettings({ RATE_LIMIT_PER_MINUTE: '3' }), { logger: createLogger('silent') });
-    const app = createApp(harness.services, { graphiql: false, logger: createLogger('silent'), edge });
+    const app = createApp(harness.services, {
+      graphiql: false,
+      logger: createLogger('silent'),
+      edge,
+      sessionStore: harness.sessionStore(),
+    });
     const { api_key } = await harness.workspace();
     const statuses = [];
     for (let index = 0; index < 4; index++) {

@@ -414,7 +414,12 @@ describe('workspace isolation', () => {
 describe('rate limit per client address (no key to count)', () => {
   const logger = createLogger('silent');
   const appWith = (env: Record<string, string>) =>
-    createApp(h.services, { graphiql: false, logger, edge: createEdge(loadSettings({ RATE_LIMIT_PER_MINUTE: '3', ...env }), { logger }) });
+    createApp(h.services, {
+      graphiql: false,
+      logger,
+      edge: createEdge(loadSettings({ RATE_LIMIT_PER_MINUTE: '3', ...env }), { logger }),
+      sessionStore: h.sessionStore(),
+    });
   /** A request as the Node adapter hands it over: the socket's peer address in the server context. */
   const fromPeer = (app: ReturnType<typeof appWith>, path: string, peer: string, headers: Record<string, string> = {}) =>
     app.yoga.fetch(`http://service.test${path}`, { headers }, { req: { socket: { remoteAddress: peer } } });

@@ -16,7 +16,10 @@ describe('GET /health', () => {
 
   it('answers 503 with status unavailable when the database does not answer', async () => {
     const db = await openTestDatabase();
-    const { yoga } = createApp({ ...harness.services, prisma: db.prisma }, { graphiql: false, logger: createLogger('silent') });
+    const { yoga } = createApp(
+      { ...harness.services, prisma: db.prisma },
+      { graphiql: false, logger: createLogger('silent'), sessionStore: harness.sessionStore() },
+    );
     await db.close();
     const response = await yoga.fetch('http://service.test/health');
     expect(response.status).toBe(503);
@@ -47,7 +50,7 @@ describe('unknown routes', () => {
               : Reflect.get(target, property),
         }),
       },
-      { graphiql: false, logger: createLogger('silent') },
+      { graphiql: false, logger: createLogger('silent'), sessionStore: harness.sessionStore() },
     );
     const response = await broken.yoga.fetch('http://service.test/graphql', {
       method: 'POST',

@@ -318,7 +318,12 @@ describe('the deprecated customers routes', () => {
   it('announce Sunset as an HTTP-date when CUSTOMERS_SUNSET is configured', async () => {
     const settings = loadSettings({ CUSTOMERS_SUNSET: '2027-06-30' });
     expect(settings.CUSTOMERS_SUNSET).toEqual(new Date('2027-06-30T00:00:00Z'));
-    const app = createApp(h.services, { graphiql: false, logger: createLogger('silent'), customersSunset: settings.CUSTOMERS_SUNSET });
+    const app = createApp(h.services, {
+      sessionStore: h.sessionStore(),
+      graphiql: false,
+      logger: createLogger('silent'),
+      customersSunset: settings.CUSTOMERS_SUNSET,
+    });
     const response = await app.yoga.fetch('http://service.test/api/v1/customers', { headers: { authorization: `Bearer ${seed.key}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');
@@ -331,7 +336,12 @@ describe('the deprecated customers routes', () => {
     expect(loadSettings({ CUSTOMERS_SUNSET: '2027-06-30T12:00:00+02:00' }).CUSTOMERS_SUNSET).toEqual(new Date('2027-06-30T10:00:00Z'));
     expect(() => loadSettings({ CUSTOMERS_SUNSET: 'next year' })).toThrow(/CUSTOMERS_SUNSET/);
     expect(() =>
-      createApp(h.services, { graphiql: false, logger: createLogger('silent'), customersSunset: new Date('2025-06-30T00:00:00Z') }),
+      createApp(h.services, {
+        sessionStore: h.sessionStore(),
+        graphiql: false,
+        logger: createLogger('silent'),
+        customersSunset: new Date('2025-06-30T00:00:00Z'),
+      }),
     ).toThrow(/earlier than the deprecation/);
   });
 });

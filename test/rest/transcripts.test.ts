@@ -211,7 +211,10 @@ describe('conversations with their last messages', () => {
       },
     }) as unknown as PrismaClient;
     const logger = createLogger('silent');
-    const app = createApp({ ...h.services, prisma: counted }, { graphiql: false, logger, edge: createEdge(loadSettings({}), { logger }) });
+    const app = createApp(
+      { ...h.services, prisma: counted },
+      { graphiql: false, logger, edge: createEdge(loadSettings({}), { logger }), sessionStore: h.sessionStore() },
+    );
     const read = async (limit: number) => {
       statements.length = 0;
       const response = await app.yoga.fetch('http://service.test/graphql', {

@@ -1,7 +1,7 @@
 // The service as its users see it, for tests: the real app (yoga.fetch, no port) on a test database,
 // plus helpers to create workspaces and keys the way the CLI does.
 import { afterAll } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { openDatabase, type Database } from '../../infra/db/database.js';
 import { migrate } from '../../infra/db/migrate.js';
 import { createSecretBox } from '../../infra/crypto/secrets.js';
@@ -16,6 +16,7 @@ import type { MessagingSettings } from '../../adapters/providers/registry.js';
 import { createWorkspace, type CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
 import { createApiKey } from '../../resolvers/workspace/apiKeys.js';
 import { createTargetGuard, type TargetGuard } from '../../infra/net/targetGuard.js';
+import { createSessionStore, type SessionStore } from '../../infra/mcp/sessionStore.js';
 
 export type Harness = {
   db: Database;
@@ -31,6 +32,8 @@ export type Harness = {
     query: string,
     variables?: Record<string, unknown>,
   ): Promise<{ status: number; body: { data?: Data | null; errors?: GraphQLErrorJson[] } }>;
+  /** A store of MCP sessions on the harness's database, as another instance of the service would have. */
+  sessionStore(): SessionStore;
   /** Stops the services' background work and closes the database. */
   close(): Promise<void>;
 };
@@ -97,7 +100,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     { logger },
   );
-  const app = createApp(services, { graphiql: false, logger, edge });
+  const app = createApp(services, { graphiql: false, logger, edge, sessionStore: createSessionStore(db.sql, db.listen, randomUUID()) });
 
   const fetchApp: Harness['fetch'] = (path, init = {}) => {
     const { key, ...rest } = init;
@@ -110,6 +113,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     db,
     services,
     app,
+    sessionStore: () => createSessionStore(db.sql, db.listen, randomUUID()),
     workspace: (name) =>
       createWorkspace(services, { name: name ?? `Workspace ${++counter}`, email: `owner${Date.now()}${++counter}@example.com` }),
     key: async (workspaceId, scopes) => (await createApiKey(db.prisma, { workspaceId, scopes })).api_key,
@@ -124,6 +128,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return { status: response.status, body: await response.json() };
     },
     async close() {
+      await app.mcpSessions.closeAll();
       await closeServices(services);
       await db.close();
     },
