@@ -23,12 +23,14 @@ import { profileRead, type ProfileResult } from './profile.js';
 import { measureSubscribers, type LiveWorkspace, type SubscribersResult } from './subscribers.js';
 import { writeReport, type BenchReport, type ScaleResults } from './report.js';
 
+/** `--quick`: a smaller data set and shorter rows, for development; the full run stays the reference. */
+const quick = process.argv.includes('--quick');
 const settings = {
   databaseUrl: process.env['BENCH_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/crm_bench',
-  contacts: Number(process.env['BENCH_CONTACTS'] ?? 1_000_000),
+  contacts: Number(process.env['BENCH_CONTACTS'] ?? (quick ? 100_000 : 1_000_000)),
   smallContacts: Number(process.env['BENCH_SMALL_CONTACTS'] ?? 10_000),
   messagesPerConversation: Number(process.env['BENCH_MESSAGES_PER_CONVERSATION'] ?? 5),
-  seconds: Number(process.env['BENCH_SECONDS'] ?? 10),
+  seconds: Number(process.env['BENCH_SECONDS'] ?? (quick ? 3 : 10)),
   connections: Number(process.env['BENCH_CONNECTIONS'] ?? 16),
   /** Latency is also measured with one connection: a single client's wait, without queueing behind others. */
   latencySeconds: Number(process.env['BENCH_LATENCY_SECONDS'] ?? 5),
@@ -327,4 +329,5 @@ function rewriteReport() {
 }
 
 if (process.argv.includes('--report')) rewriteReport();
+else if (process.argv.includes('--seed')) await prepare();
 else await main();
