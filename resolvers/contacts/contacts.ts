@@ -6,6 +6,7 @@ import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { columnPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
+import { matchingContactIds } from './search.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
 
@@ -24,7 +25,7 @@ const searchInput = z.object({
   cursor: uuid.nullish(),
 });
 
-/** Matches name, phone number or email, case-insensitively, anywhere in the value (trigram indexed). */
+/** Matches name, phone number or email, case-insensitively, anywhere in the value. */
 function matching(text: string): Prisma.CustomerWhereInput {
   return {
     OR: [
@@ -33,6 +34,16 @@ function matching(text: string): Prisma.CustomerWhereInput {
       { email: { contains: text, mode: 'insensitive' } },
     ],
   };
+}
+
+/** The contacts matching `term` (search.ts chooses how to find them), newest first. */
+function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }, query: Query) {
+  const { workspaceId } = requireActor(ctx);
+  return columnPage('id', 'desc', args, async ({ take }) => {
+    const ids = await matchingContactIds(ctx.prisma, workspaceId, term, args.cursor ?? null, take);
+    if (ids.length === 0) return [];
+    return ctx.prisma.customer.findMany({ ...query, where: { id: { in: ids }, company_id: workspaceId }, orderBy: { id: 'desc' } });
+  });
 }
 
 function page(ctx: Context, where: Prisma.CustomerWhereInput, args: { limit: number; cursor?: string | null }, query: Query) {
@@ -44,6 +55,8 @@ function page(ctx: Context, where: Prisma.CustomerWhereInput, args: { limit: num
 
 export function listContacts(ctx: Context, input: z.input<typeof listInput>, query: Query = {}) {
   const args = parseInput(listInput, input);
+  // With a tag, the tag's contacts are the candidates and the term filters them.
+  if (args.search && !args.tag_id) return searchPage(ctx, args.search, args, query);
   const where: Prisma.CustomerWhereInput = {
     ...(args.search ? matching(args.search) : {}),
     ...(args.tag_id ? { tags: { some: { tag_id: args.tag_id } } } : {}),
@@ -53,7 +66,7 @@ export function listContacts(ctx: Context, input: z.input<typeof listInput>, que
 
 export function searchContacts(ctx: Context, input: z.input<typeof searchInput>, query: Query = {}) {
   const args = parseInput(searchInput, input);
-  return page(ctx, matching(args.q), args, query);
+  return searchPage(ctx, args.q, args, query);
 }
 
 export async function getContact(ctx: Context, input: { id: string }, query: Query = {}) {

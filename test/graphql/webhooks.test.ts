@@ -69,8 +69,16 @@ describe('webhookCreate', () => {
 
   it.each([
     [[], 'events', 'must name at least one event type'],
-    [['message.deleted'], 'events.0', 'must be one of message.received, message.status, message.created, conversation.updated, conversation.handoff'],
-    [['webhook.test'], 'events.0', 'must be one of message.received, message.status, message.created, conversation.updated, conversation.handoff'],
+    [
+      ['message.deleted'],
+      'events.0',
+      'must be one of message.received, message.status, message.created, conversation.updated, conversation.handoff',
+    ],
+    [
+      ['webhook.test'],
+      'events.0',
+      'must be one of message.received, message.status, message.created, conversation.updated, conversation.handoff',
+    ],
   ])('refuses the events %j', async (events, field, reason) => {
     const { api_key } = await workspace();
     const response = await create(api_key, undefined, events);

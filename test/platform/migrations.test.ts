@@ -51,6 +51,7 @@ const unsupportedFields = new Map<string, UnsupportedField[]>(
 /** What schema.prisma cannot describe, with the exact definitions PostgreSQL reports for them. */
 const DATABASE_ONLY = {
   generatedColumns: [
+    `customers.search_grams GENERATED ALWAYS AS (short_grams(VARIADIC ARRAY[name, phone_number, email])) STORED`,
     `knowledge_documents.search GENERATED ALWAYS AS ((setweight(to_tsvector('english'::regconfig, title), 'A'::"char") || setweight(to_tsvector('english'::regconfig, content), 'B'::"char"))) STORED`,
   ],
   exclusionConstraints: [
