@@ -18,20 +18,29 @@ export type Read = {
 
 const contract = new Map(restRoutes(schema, FACADE_TABLE).map((bound) => [bound.route.operationId, bound]));
 
-function read(name: string, operationId: string, variables: Record<string, string | number>, baseline: boolean): Read {
+function routeOf(operationId: string) {
   const operation = contract.get(operationId);
   if (!operation) throw new Error(`No REST route ${operationId}`);
-  let path = operation.route.path;
+  return operation;
+}
+
+/** The REST path of an operation with these variables (path parameters filled in, the rest as the query). */
+export function restPath(operationId: string, variables: Record<string, string | number>): string {
+  let path = routeOf(operationId).route.path;
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(variables)) {
     if (path.includes(`{${key}}`)) path = path.replace(`{${key}}`, encodeURIComponent(String(value)));
     else query.set(key, String(value));
   }
   const search = query.toString();
+  return `/api/v1${path}${search ? `?${search}` : ''}`;
+}
+
+function read(name: string, operationId: string, variables: Record<string, string | number>, baseline: boolean): Read {
   return {
     name,
-    path: `/api/v1${path}${search ? `?${search}` : ''}`,
-    graphql: JSON.stringify({ query: print(operation.operation.document), variables }),
+    path: restPath(operationId, variables),
+    graphql: JSON.stringify({ query: print(routeOf(operationId).operation.document), variables }),
     baseline,
   };
 }

@@ -6,6 +6,7 @@ import type { LoadResult } from './load.js';
 import type { FanOutResult } from './webhooks.js';
 import type { ProfileResult } from './profile.js';
 import type { SubscribersResult } from './subscribers.js';
+import type { SearchClass } from './searchTerms.js';
 
 export type ScaleResults = {
   contacts: number;
@@ -16,6 +17,8 @@ export type ScaleResults = {
   graphql: Record<string, LoadResult>;
   /** Each REST read with one client: latency without queueing. */
   latency: Record<string, LoadResult>;
+  /** Contact search by kind of term (bench/searchTerms.ts), one client cycling through the terms; absent in older runs. */
+  search?: Partial<Record<SearchClass, LoadResult & { terms: string[] }>>;
 };
 
 export type BenchReport = {
@@ -41,8 +44,8 @@ const failed = (result: LoadResult | undefined) => !result || result.errors > 0 
 function loadsOf(report: BenchReport): [string, LoadResult][] {
   const loads: [string, LoadResult][] = [['POST /messages', report.sends]];
   for (const scale of report.scales) {
-    for (const kind of ['service', 'baseline', 'graphql', 'latency'] as const) {
-      for (const [name, result] of Object.entries(scale[kind])) loads.push([`${kind} ${name} at ${scale.contacts}`, result]);
+    for (const kind of ['service', 'baseline', 'graphql', 'latency', 'search'] as const) {
+      for (const [name, result] of Object.entries(scale[kind] ?? {})) loads.push([`${kind} ${name} at ${scale.contacts}`, result]);
     }
   }
   return loads;
@@ -63,6 +66,13 @@ function targetsOf(report: BenchReport): [string, boolean, string][] {
   for (const name of ['contacts_list', 'contacts_search_name', 'contacts_search_phone', 'contacts_search_email', 'contacts_get']) {
     const r = large.service[name]!.p99_ms / Math.max(1, small.service[name]!.p99_ms);
     targets.push([`${name} p99 at ${large.contacts} ≤ 1.5 × p99 at ${small.contacts}`, r <= 1.5, r.toFixed(2)]);
+  }
+  for (const [kind, result] of Object.entries(large.search ?? {})) {
+    targets.push([
+      `contact search, ${kind} terms, at ${large.contacts}: p50 < 20 ms and p99 < 100 ms (one client)`,
+      result.p50_ms < 20 && result.p99_ms < 100,
+      `${result.p50_ms} / ${result.p99_ms} ms`,
+    ]);
   }
   const messagesRead = 'conversation_messages';
   if (large.service[messagesRead] && small.service[messagesRead]) {
@@ -136,6 +146,21 @@ export function writeReport(report: BenchReport, path: string, analysis = ''): v
       lines.push(
         `| ${scale.contacts} | ${name} | ${rest.requests_per_sec} | ${rest.p50_ms} / ${rest.p99_ms} | ${graphql.requests_per_sec} | ${graphql.p50_ms} / ${graphql.p99_ms} | ${ratio(rest.requests_per_sec, graphql.requests_per_sec)} | ${single.p50_ms} / ${single.p99_ms} |`,
       );
+    }
+  }
+  if (report.scales.some((scale) => scale.search)) {
+    lines.push(
+      '',
+      '## Contact search by kind of term (one client cycling through the terms)',
+      '',
+      '| contacts | kind | terms | p50 ms | p99 ms | requests |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const scale of report.scales) {
+      for (const [kind, result] of Object.entries(scale.search ?? {})) {
+        const terms = result.terms.map((term) => `\`${term}\``).join(', ');
+        lines.push(`| ${scale.contacts} | ${kind} | ${terms} | ${result.p50_ms} | ${result.p99_ms} | ${result.total} |`);
+      }
     }
   }
   const w = report.webhooks;

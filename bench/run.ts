@@ -17,7 +17,8 @@ import { ALL_KEY_SCOPES } from '../resolvers/workspace/scopes.js';
 import { seedBenchData } from './seed.js';
 import { startProcess, type Server } from './servers.js';
 import { measure, type LoadResult } from './load.js';
-import { readsFor } from './reads.js';
+import { readsFor, restPath } from './reads.js';
+import { SEARCH_CLASSES, searchTermsFor } from './searchTerms.js';
 import { measureFanOut, startReceiver, type FanOutResult } from './webhooks.js';
 import { profileRead, type ProfileResult } from './profile.js';
 import { measureSubscribers, type LiveWorkspace, type SubscribersResult } from './subscribers.js';
@@ -150,7 +151,8 @@ async function runScale(
   contacts: number,
   pool: pg.Pool,
 ): Promise<ScaleResults> {
-  const results: ScaleResults = { contacts, service: {}, baseline: {}, graphql: {}, latency: {} };
+  const search: NonNullable<ScaleResults['search']> = {};
+  const results: ScaleResults = { contacts, service: {}, baseline: {}, graphql: {}, latency: {}, search };
   for (const read of await readsFor(pool, workspace.id, contacts)) {
     console.log(
       `  ${contacts} · ${read.name}: service REST, GraphQL, one connection${read.baseline ? ', baseline' : ''} (service RSS so far ${service.maxRssMb()} MB)`,
@@ -159,6 +161,19 @@ async function runScale(
     results.graphql[read.name] = await loadGraphql({ service, workspace }, read.graphql);
     results.latency[read.name] = await load(service, workspace, read.path, 1, settings.latencySeconds);
     if (read.baseline) results.baseline[read.name] = await load(baseline, workspace, read.path);
+  }
+  const terms = await searchTermsFor(pool, workspace.id, contacts);
+  for (const kind of SEARCH_CLASSES) {
+    console.log(`  ${contacts} · search, ${kind} terms: one client`);
+    const requests = terms[kind].map((q) => ({ path: restPath('searchContacts', { q }) }));
+    const result = await measure({
+      url: `${service.url}${requests[0]!.path}`,
+      headers: { authorization: `Bearer ${workspace.key}` },
+      requests,
+      seconds: settings.latencySeconds,
+      connections: 1,
+    });
+    search[kind] = { ...result, terms: terms[kind] };
   }
   return results;
 }
