@@ -8,13 +8,14 @@ export type SearchClass = (typeof SEARCH_CLASSES)[number];
 
 type Sample = { name: string; phone_number: string; email: string };
 
-/** Five contacts spread over the workspace, newest to oldest. */
+/** Five contacts with an e-mail address, spread over the workspace, newest to oldest. */
 async function samples(pool: pg.Pool, workspaceId: string, contacts: number): Promise<Sample[]> {
   const rows: Sample[] = [];
   for (const fraction of [0.01, 0.2, 0.45, 0.7, 0.95]) {
     const { rows: found } = await pool.query<Sample>(
       'SELECT name, phone_number, email FROM customers WHERE company_id = $1 AND email IS NOT NULL ORDER BY id DESC OFFSET $2 LIMIT 1',
-      [workspaceId, Math.floor(contacts * fraction)],
+      // Two contacts in three have an e-mail address in the bench data.
+      [workspaceId, Math.floor((contacts * 2 * fraction) / 3)],
     );
     if (found[0]) rows.push(found[0]);
   }
