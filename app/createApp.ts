@@ -6,6 +6,8 @@ import { schema } from '../schema/index.js';
 import { maskError } from '../schema/errors.js';
 import { useTransportInput } from '../infra/http/transportInput.js';
 import { useVariableCheck } from '../schema/variableCheck.js';
+import { usePartialAnswers } from '../schema/partialAnswers.js';
+import { useOrderedExecution } from '../schema/orderedExecution.js';
 import type { Context, Services } from '../resolvers/shared/context.js';
 import { createGateway } from '../facades/core/gateway.js';
 import { useHealthRoute } from '../facades/public/health.js';
@@ -72,6 +74,8 @@ export function createApp(services: Services, options: AppOptions) {
       ...edge.beforeAuthentication,
       gateway.plugin,
       useVariableCheck(schema),
+      useOrderedExecution(),
+      usePartialAnswers(),
       useHealthRoute(gateway),
       useProviderCallback(gateway),
       useCalendarFeedRoute(gateway),

@@ -1,6 +1,7 @@
 // The GraphQL schema: the domain files register their types and fields on the one builder.
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
+import { withNullableRootFields } from './rootNullability.js';
 import './system.js';
 import './user.js';
 import './contact.js';
@@ -27,4 +28,4 @@ import './campaign.js';
 import './agent.js';
 import './events.js';
 
-export const schema = lexicographicSortSchema(builder.toSchema());
+export const schema = lexicographicSortSchema(withNullableRootFields(builder.toSchema()));

@@ -75,7 +75,7 @@ export type AgentSettingsFieldsFragment = { kind: string, llm_base_url: string |
 export type AgentSettingsGetQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } };
+export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
 
 export type AgentSettingsUpdateMutationVariables = Exact<{
   kind?: string | null | undefined;
@@ -98,7 +98,7 @@ export type AgentSettingsUpdateMutationVariables = Exact<{
 }>;
 
 
-export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } };
+export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
 
 export type AgentRunsListQueryVariables = Exact<{
   conversation_id: string;
@@ -107,7 +107,7 @@ export type AgentRunsListQueryVariables = Exact<{
 }>;
 
 
-export type AgentRunsListQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } };
+export type AgentRunsListQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } | null };
 
 type Metrics_AnalyticsTotals_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
 
@@ -124,7 +124,7 @@ export type AnalyticsSummaryQueryVariables = Exact<{
 }>;
 
 
-export type AnalyticsSummaryQuery = { analyticsSummary: { from: string, to: string, totals: { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null }, conversations_by_status: Array<{ status: string, count: number }>, messages_by_status: Array<{ direction: string, status: string, count: number }>, assignees: Array<{ assignee_user_id: string | null, assignee_name: string | null, assignee_email: string | null, conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null }> } };
+export type AnalyticsSummaryQuery = { analyticsSummary: { from: string, to: string, totals: { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null }, conversations_by_status: Array<{ status: string, count: number }>, messages_by_status: Array<{ direction: string, status: string, count: number }>, assignees: Array<{ assignee_user_id: string | null, assignee_name: string | null, assignee_email: string | null, conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null }> } | null };
 
 export type AnalyticsExportQueryVariables = Exact<{
   from: string;
@@ -132,14 +132,14 @@ export type AnalyticsExportQueryVariables = Exact<{
 }>;
 
 
-export type AnalyticsExportQuery = { analyticsExport: { filename: string, content_type: string, content: string } };
+export type AnalyticsExportQuery = { analyticsExport: { filename: string, content_type: string, content: string } | null };
 
 export type BookingPageGetQueryVariables = Exact<{
   public_id: string;
 }>;
 
 
-export type BookingPageGetQuery = { bookingPage: { name: string, time_zone: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } };
+export type BookingPageGetQuery = { bookingPage: { name: string, time_zone: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } | null };
 
 export type BookingPageSlotsQueryVariables = Exact<{
   public_id: string;
@@ -149,7 +149,7 @@ export type BookingPageSlotsQueryVariables = Exact<{
 }>;
 
 
-export type BookingPageSlotsQuery = { bookingPageSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } };
+export type BookingPageSlotsQuery = { bookingPageSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } | null };
 
 export type BookingPageBookMutationVariables = Exact<{
   public_id: string;
@@ -162,7 +162,7 @@ export type BookingPageBookMutationVariables = Exact<{
 }>;
 
 
-export type BookingPageBookMutation = { bookingPageBook: { appointment_id: string, appointment_type_name: string, start_at: string, end_at: string, local_start: string, local_end: string, time_zone: string } };
+export type BookingPageBookMutation = { bookingPageBook: { appointment_id: string, appointment_type_name: string, start_at: string, end_at: string, local_start: string, local_end: string, time_zone: string } | null };
 
 export type CampaignProgressFieldsFragment = { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number };
 
@@ -175,14 +175,14 @@ export type CampaignsListQueryVariables = Exact<{
 }>;
 
 
-export type CampaignsListQuery = { campaigns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, status: string, audience_tag_id: string | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, error_code: string | null, created_at: string, updated_at: string, template: { name: string, language: string }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } }> } };
+export type CampaignsListQuery = { campaigns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, status: string, audience_tag_id: string | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, error_code: string | null, created_at: string, updated_at: string, template: { name: string, language: string }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } }> } | null };
 
 export type CampaignGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignGetQuery = { campaign: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignGetQuery = { campaign: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CampaignRecipientsListQueryVariables = Exact<{
   campaign_id: string;
@@ -192,14 +192,14 @@ export type CampaignRecipientsListQueryVariables = Exact<{
 }>;
 
 
-export type CampaignRecipientsListQuery = { campaignRecipients: { next_cursor: string | null, has_more: boolean, data: Array<{ campaign_id: string, contact_id: string, contact_name: string | null, phone_number: string | null, wa_id: string | null, status: string, message_id: string | null, error_code: string | null, error_message: string | null, sent_at: string | null, delivered_at: string | null, read_at: string | null, failed_at: string | null, created_at: string, updated_at: string }> } };
+export type CampaignRecipientsListQuery = { campaignRecipients: { next_cursor: string | null, has_more: boolean, data: Array<{ campaign_id: string, contact_id: string, contact_name: string | null, phone_number: string | null, wa_id: string | null, status: string, message_id: string | null, error_code: string | null, error_message: string | null, sent_at: string | null, delivered_at: string | null, read_at: string | null, failed_at: string | null, created_at: string, updated_at: string }> } | null };
 
 export type CampaignExportQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignExportQuery = { campaignExport: { filename: string, content_type: string, content: string } };
+export type CampaignExportQuery = { campaignExport: { filename: string, content_type: string, content: string } | null };
 
 export type CampaignCreateMutationVariables = Exact<{
   name: string;
@@ -211,7 +211,7 @@ export type CampaignCreateMutationVariables = Exact<{
 }>;
 
 
-export type CampaignCreateMutation = { campaignCreate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignCreateMutation = { campaignCreate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CampaignUpdateMutationVariables = Exact<{
   id: string;
@@ -224,14 +224,14 @@ export type CampaignUpdateMutationVariables = Exact<{
 }>;
 
 
-export type CampaignUpdateMutation = { campaignUpdate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignUpdateMutation = { campaignUpdate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CampaignDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignDeleteMutation = { campaignDelete: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignDeleteMutation = { campaignDelete: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CampaignScheduleMutationVariables = Exact<{
   id: string;
@@ -239,35 +239,35 @@ export type CampaignScheduleMutationVariables = Exact<{
 }>;
 
 
-export type CampaignScheduleMutation = { campaignSchedule: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignScheduleMutation = { campaignSchedule: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CampaignStartMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignStartMutation = { campaignStart: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignStartMutation = { campaignStart: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CampaignPauseMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignPauseMutation = { campaignPause: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignPauseMutation = { campaignPause: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CampaignResumeMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignResumeMutation = { campaignResume: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignResumeMutation = { campaignResume: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CampaignCancelMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignCancelMutation = { campaignCancel: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } };
+export type CampaignCancelMutation = { campaignCancel: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
 
 export type CustomerFieldsFragment = { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null };
 
@@ -283,7 +283,7 @@ export type ContactsQueryVariables = Exact<{
 }>;
 
 
-export type ContactsQuery = { contacts: { has_more: boolean, next_cursor: string | null, data: Array<{ company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null }> } };
+export type ContactsQuery = { contacts: { has_more: boolean, next_cursor: string | null, data: Array<{ company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null }> } | null };
 
 export type ContactSearchQueryVariables = Exact<{
   q: string;
@@ -292,14 +292,14 @@ export type ContactSearchQueryVariables = Exact<{
 }>;
 
 
-export type ContactSearchQuery = { contactSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null }> } };
+export type ContactSearchQuery = { contactSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null }> } | null };
 
 export type ContactQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ContactQuery = { contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } };
+export type ContactQuery = { contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null };
 
 export type ContactCreateMutationVariables = Exact<{
   name?: string | null | undefined;
@@ -313,7 +313,7 @@ export type ContactCreateMutationVariables = Exact<{
 }>;
 
 
-export type ContactCreateMutation = { contactCreate: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } };
+export type ContactCreateMutation = { contactCreate: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null };
 
 export type ContactUpdateMutationVariables = Exact<{
   id: string;
@@ -328,28 +328,28 @@ export type ContactUpdateMutationVariables = Exact<{
 }>;
 
 
-export type ContactUpdateMutation = { contactUpdate: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } };
+export type ContactUpdateMutation = { contactUpdate: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null };
 
 export type ContactDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ContactDeleteMutation = { contactDelete: { deleted: boolean, deleted_conversations: number, deleted_messages: number, id: string } };
+export type ContactDeleteMutation = { contactDelete: { deleted: boolean, deleted_conversations: number, deleted_messages: number, id: string } | null };
 
 export type ContactsBulkImportMutationVariables = Exact<{
   contacts: Array<ContactInput> | ContactInput;
 }>;
 
 
-export type ContactsBulkImportMutation = { contactsBulkImport: { created: number, failed: number, results: Array<{ index: number, status: string, contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null, error: { code: string, details: unknown, message: string } | null }> } };
+export type ContactsBulkImportMutation = { contactsBulkImport: { created: number, failed: number, results: Array<{ index: number, status: string, contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null, error: { code: string, details: unknown, message: string } | null }> } | null };
 
 export type ContactChannelsQueryVariables = Exact<{
   customer_id: string;
 }>;
 
 
-export type ContactChannelsQuery = { contactChannels: { channels: Array<{ created_at: string, customer_id: string, id: string, is_primary: boolean, provider: string, type: ContactChannelType, updated_at: string, value: string }> } };
+export type ContactChannelsQuery = { contactChannels: { channels: Array<{ created_at: string, customer_id: string, id: string, is_primary: boolean, provider: string, type: ContactChannelType, updated_at: string, value: string }> } | null };
 
 export type ContactChannelAddMutationVariables = Exact<{
   customer_id: string;
@@ -360,14 +360,14 @@ export type ContactChannelAddMutationVariables = Exact<{
 }>;
 
 
-export type ContactChannelAddMutation = { contactChannelAdd: { created_at: string, customer_id: string, id: string, is_primary: boolean, provider: string, type: ContactChannelType, updated_at: string, value: string } };
+export type ContactChannelAddMutation = { contactChannelAdd: { created_at: string, customer_id: string, id: string, is_primary: boolean, provider: string, type: ContactChannelType, updated_at: string, value: string } | null };
 
 export type ContactChannelRemoveMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ContactChannelRemoveMutation = { contactChannelRemove: { deleted: boolean, id: string } };
+export type ContactChannelRemoveMutation = { contactChannelRemove: { deleted: boolean, id: string } | null };
 
 export type ConversationFieldsFragment = { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } };
 
@@ -383,7 +383,7 @@ export type ConversationsQueryVariables = Exact<{
 }>;
 
 
-export type ConversationsQuery = { conversations: { has_more: boolean, next_cursor: string | null, data: Array<{ agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } }> } };
+export type ConversationsQuery = { conversations: { has_more: boolean, next_cursor: string | null, data: Array<{ agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } }> } | null };
 
 export type ConversationSearchQueryVariables = Exact<{
   q: string;
@@ -392,14 +392,14 @@ export type ConversationSearchQueryVariables = Exact<{
 }>;
 
 
-export type ConversationSearchQuery = { conversationSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } }> } };
+export type ConversationSearchQuery = { conversationSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } }> } | null };
 
 export type ConversationQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ConversationQuery = { conversation: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } };
+export type ConversationQuery = { conversation: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } | null };
 
 export type ConversationUpdateMutationVariables = Exact<{
   id: string;
@@ -409,21 +409,21 @@ export type ConversationUpdateMutationVariables = Exact<{
 }>;
 
 
-export type ConversationUpdateMutation = { conversationUpdate: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } };
+export type ConversationUpdateMutation = { conversationUpdate: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } | null };
 
 export type ConversationCloseMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ConversationCloseMutation = { conversationClose: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } };
+export type ConversationCloseMutation = { conversationClose: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } | null };
 
 export type ConversationReopenMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ConversationReopenMutation = { conversationReopen: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } };
+export type ConversationReopenMutation = { conversationReopen: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } | null };
 
 export type ConversationNotesQueryVariables = Exact<{
   conversation_id: string;
@@ -432,7 +432,7 @@ export type ConversationNotesQueryVariables = Exact<{
 }>;
 
 
-export type ConversationNotesQuery = { conversationNotes: { has_more: boolean, next_cursor: string | null, data: Array<{ author_user_id: string | null, body: string, conversation_id: string, created_at: string, id: string, updated_at: string }> } };
+export type ConversationNotesQuery = { conversationNotes: { has_more: boolean, next_cursor: string | null, data: Array<{ author_user_id: string | null, body: string, conversation_id: string, created_at: string, id: string, updated_at: string }> } | null };
 
 export type ConversationNoteCreateMutationVariables = Exact<{
   conversation_id: string;
@@ -440,7 +440,7 @@ export type ConversationNoteCreateMutationVariables = Exact<{
 }>;
 
 
-export type ConversationNoteCreateMutation = { conversationNoteCreate: { author_user_id: string | null, body: string, conversation_id: string, created_at: string, id: string, updated_at: string } };
+export type ConversationNoteCreateMutation = { conversationNoteCreate: { author_user_id: string | null, body: string, conversation_id: string, created_at: string, id: string, updated_at: string } | null };
 
 export type ConversationNoteUpdateMutationVariables = Exact<{
   id: string;
@@ -448,14 +448,14 @@ export type ConversationNoteUpdateMutationVariables = Exact<{
 }>;
 
 
-export type ConversationNoteUpdateMutation = { conversationNoteUpdate: { author_user_id: string | null, body: string, conversation_id: string, created_at: string, id: string, updated_at: string } };
+export type ConversationNoteUpdateMutation = { conversationNoteUpdate: { author_user_id: string | null, body: string, conversation_id: string, created_at: string, id: string, updated_at: string } | null };
 
 export type ConversationNoteDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ConversationNoteDeleteMutation = { conversationNoteDelete: { deleted: boolean, id: string } };
+export type ConversationNoteDeleteMutation = { conversationNoteDelete: { deleted: boolean, id: string } | null };
 
 export type ConversationSummariesQueryVariables = Exact<{
   conversation_id: string;
@@ -464,7 +464,7 @@ export type ConversationSummariesQueryVariables = Exact<{
 }>;
 
 
-export type ConversationSummariesQuery = { conversationSummaries: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, id: string, updated_at: string }> } };
+export type ConversationSummariesQuery = { conversationSummaries: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, id: string, updated_at: string }> } | null };
 
 export type ConversationSummaryCreateMutationVariables = Exact<{
   conversation_id: string;
@@ -472,7 +472,7 @@ export type ConversationSummaryCreateMutationVariables = Exact<{
 }>;
 
 
-export type ConversationSummaryCreateMutation = { conversationSummaryCreate: { body: string, conversation_id: string, created_at: string, id: string, updated_at: string } };
+export type ConversationSummaryCreateMutation = { conversationSummaryCreate: { body: string, conversation_id: string, created_at: string, id: string, updated_at: string } | null };
 
 export type ConversationSummaryUpdateMutationVariables = Exact<{
   id: string;
@@ -480,14 +480,14 @@ export type ConversationSummaryUpdateMutationVariables = Exact<{
 }>;
 
 
-export type ConversationSummaryUpdateMutation = { conversationSummaryUpdate: { body: string, conversation_id: string, created_at: string, id: string, updated_at: string } };
+export type ConversationSummaryUpdateMutation = { conversationSummaryUpdate: { body: string, conversation_id: string, created_at: string, id: string, updated_at: string } | null };
 
 export type ConversationSummaryDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ConversationSummaryDeleteMutation = { conversationSummaryDelete: { deleted: boolean, id: string } };
+export type ConversationSummaryDeleteMutation = { conversationSummaryDelete: { deleted: boolean, id: string } | null };
 
 export type EventsQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -496,7 +496,7 @@ export type EventsQueryVariables = Exact<{
 }>;
 
 
-export type EventsQuery = { events: { has_more: boolean, next_cursor: string | null, data: Array<{ id: string, type: string, created_at: string, data: unknown }> } };
+export type EventsQuery = { events: { has_more: boolean, next_cursor: string | null, data: Array<{ id: string, type: string, created_at: string, data: unknown }> } | null };
 
 export type KnowledgeDocumentFieldsFragment = { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string };
 
@@ -506,14 +506,14 @@ export type KnowledgeDocumentsListQueryVariables = Exact<{
 }>;
 
 
-export type KnowledgeDocumentsListQuery = { knowledgeDocuments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, title: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string }> } };
+export type KnowledgeDocumentsListQuery = { knowledgeDocuments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, title: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string }> } | null };
 
 export type KnowledgeDocumentGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type KnowledgeDocumentGetQuery = { knowledgeDocument: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+export type KnowledgeDocumentGetQuery = { knowledgeDocument: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } | null };
 
 export type KnowledgeSearchQueryVariables = Exact<{
   q: string;
@@ -521,7 +521,7 @@ export type KnowledgeSearchQueryVariables = Exact<{
 }>;
 
 
-export type KnowledgeSearchQuery = { knowledgeSearch: { results: Array<{ rank: number, snippet: string, document: { id: string, title: string, source_filename: string | null, updated_at: string } }> } };
+export type KnowledgeSearchQuery = { knowledgeSearch: { results: Array<{ rank: number, snippet: string, document: { id: string, title: string, source_filename: string | null, updated_at: string } }> } | null };
 
 export type KnowledgeDocumentCreateMutationVariables = Exact<{
   title: string;
@@ -529,7 +529,7 @@ export type KnowledgeDocumentCreateMutationVariables = Exact<{
 }>;
 
 
-export type KnowledgeDocumentCreateMutation = { knowledgeDocumentCreate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+export type KnowledgeDocumentCreateMutation = { knowledgeDocumentCreate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } | null };
 
 export type KnowledgeDocumentUploadMutationVariables = Exact<{
   content_base64: string;
@@ -539,7 +539,7 @@ export type KnowledgeDocumentUploadMutationVariables = Exact<{
 }>;
 
 
-export type KnowledgeDocumentUploadMutation = { knowledgeDocumentUpload: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+export type KnowledgeDocumentUploadMutation = { knowledgeDocumentUpload: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } | null };
 
 export type KnowledgeDocumentUpdateMutationVariables = Exact<{
   id: string;
@@ -548,14 +548,14 @@ export type KnowledgeDocumentUpdateMutationVariables = Exact<{
 }>;
 
 
-export type KnowledgeDocumentUpdateMutation = { knowledgeDocumentUpdate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } };
+export type KnowledgeDocumentUpdateMutation = { knowledgeDocumentUpdate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } | null };
 
 export type KnowledgeDocumentDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string, title: string } };
+export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string, title: string } | null };
 
 export type MessageSendMutationVariables = Exact<{
   conversation_id?: string | null | undefined;
@@ -566,7 +566,7 @@ export type MessageSendMutationVariables = Exact<{
 }>;
 
 
-export type MessageSendMutation = { messageSend: { message: { body: string, conversation_id: string, created_at: string, direction: string, id: string, status: string } } };
+export type MessageSendMutation = { messageSend: { message: { body: string, conversation_id: string, created_at: string, direction: string, id: string, status: string } } | null };
 
 export type TemplatesQueryVariables = Exact<{
   provider?: string | null | undefined;
@@ -574,7 +574,7 @@ export type TemplatesQueryVariables = Exact<{
 }>;
 
 
-export type TemplatesQuery = { templates: { total: number, templates: Array<{ category: string, id: string, language: string, name: string, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null }> } };
+export type TemplatesQuery = { templates: { total: number, templates: Array<{ category: string, id: string, language: string, name: string, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null }> } | null };
 
 export type InboundFailuresListQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -582,7 +582,7 @@ export type InboundFailuresListQueryVariables = Exact<{
 }>;
 
 
-export type InboundFailuresListQuery = { inboundFailures: { has_more: boolean, next_cursor: string | null, data: Array<{ created_at: string, id: string, integration_id: string | null, kind: string, payload: unknown, phone_number_id: string | null, reason: string }> } };
+export type InboundFailuresListQuery = { inboundFailures: { has_more: boolean, next_cursor: string | null, data: Array<{ created_at: string, id: string, integration_id: string | null, kind: string, payload: unknown, phone_number_id: string | null, reason: string }> } | null };
 
 export type ProviderCallbackChallengeQueryVariables = Exact<{
   provider: string;
@@ -592,7 +592,7 @@ export type ProviderCallbackChallengeQueryVariables = Exact<{
 }>;
 
 
-export type ProviderCallbackChallengeQuery = { providerCallbackChallenge: string };
+export type ProviderCallbackChallengeQuery = { providerCallbackChallenge: string | null };
 
 export type ProviderCallbackReceiveMutationVariables = Exact<{
   provider: string;
@@ -601,7 +601,7 @@ export type ProviderCallbackReceiveMutationVariables = Exact<{
 }>;
 
 
-export type ProviderCallbackReceiveMutation = { providerCallbackReceive: { status: string } };
+export type ProviderCallbackReceiveMutation = { providerCallbackReceive: { status: string } | null };
 
 export type AppointmentTypeFieldsFragment = { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> };
 
@@ -612,33 +612,33 @@ export type CalendarFeedQueryVariables = Exact<{
 }>;
 
 
-export type CalendarFeedQuery = { calendarFeed: { name: string, time_zone: string, appointments: Array<{ id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string, appointment_type: { name: string }, customer: { name: string | null, phone_number: string | null } }> } };
+export type CalendarFeedQuery = { calendarFeed: { name: string, time_zone: string, appointments: Array<{ id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string, appointment_type: { name: string }, customer: { name: string | null, phone_number: string | null } }> } | null };
 
 export type SchedulingSettingsGetQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SchedulingSettingsGetQuery = { schedulingSettings: { time_zone: string, public_id: string, calendar_feed_enabled: boolean, calendar_feed_rotated_at: string | null } };
+export type SchedulingSettingsGetQuery = { schedulingSettings: { time_zone: string, public_id: string, calendar_feed_enabled: boolean, calendar_feed_rotated_at: string | null } | null };
 
 export type SchedulingSettingsUpdateMutationVariables = Exact<{
   time_zone: string;
 }>;
 
 
-export type SchedulingSettingsUpdateMutation = { schedulingSettingsUpdate: { time_zone: string, public_id: string, calendar_feed_enabled: boolean, calendar_feed_rotated_at: string | null } };
+export type SchedulingSettingsUpdateMutation = { schedulingSettingsUpdate: { time_zone: string, public_id: string, calendar_feed_enabled: boolean, calendar_feed_rotated_at: string | null } | null };
 
 export type AppointmentTypesListQueryVariables = Exact<{
   active?: boolean | null | undefined;
 }>;
 
 
-export type AppointmentTypesListQuery = { appointmentTypes: { appointment_types: Array<{ id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> }> } };
+export type AppointmentTypesListQuery = { appointmentTypes: { appointment_types: Array<{ id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> }> } | null };
 
 export type AppointmentTypeGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type AppointmentTypeGetQuery = { appointmentType: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } };
+export type AppointmentTypeGetQuery = { appointmentType: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } | null };
 
 export type AppointmentTypeCreateMutationVariables = Exact<{
   name: string;
@@ -649,7 +649,7 @@ export type AppointmentTypeCreateMutationVariables = Exact<{
 }>;
 
 
-export type AppointmentTypeCreateMutation = { appointmentTypeCreate: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } };
+export type AppointmentTypeCreateMutation = { appointmentTypeCreate: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } | null };
 
 export type AppointmentTypeUpdateMutationVariables = Exact<{
   id: string;
@@ -661,14 +661,14 @@ export type AppointmentTypeUpdateMutationVariables = Exact<{
 }>;
 
 
-export type AppointmentTypeUpdateMutation = { appointmentTypeUpdate: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } };
+export type AppointmentTypeUpdateMutation = { appointmentTypeUpdate: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } | null };
 
 export type AppointmentTypeDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type AppointmentTypeDeleteMutation = { appointmentTypeDelete: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } };
+export type AppointmentTypeDeleteMutation = { appointmentTypeDelete: { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> } | null };
 
 export type AppointmentsListQueryVariables = Exact<{
   from?: string | null | undefined;
@@ -680,14 +680,14 @@ export type AppointmentsListQueryVariables = Exact<{
 }>;
 
 
-export type AppointmentsListQuery = { appointments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string }> } };
+export type AppointmentsListQuery = { appointments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string }> } | null };
 
 export type AppointmentGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type AppointmentGetQuery = { appointment: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } };
+export type AppointmentGetQuery = { appointment: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } | null };
 
 export type AppointmentBookMutationVariables = Exact<{
   customer_id: string;
@@ -697,7 +697,7 @@ export type AppointmentBookMutationVariables = Exact<{
 }>;
 
 
-export type AppointmentBookMutation = { appointmentBook: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } };
+export type AppointmentBookMutation = { appointmentBook: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } | null };
 
 export type AppointmentUpdateMutationVariables = Exact<{
   id: string;
@@ -707,14 +707,14 @@ export type AppointmentUpdateMutationVariables = Exact<{
 }>;
 
 
-export type AppointmentUpdateMutation = { appointmentUpdate: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } };
+export type AppointmentUpdateMutation = { appointmentUpdate: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } | null };
 
 export type AppointmentCancelMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type AppointmentCancelMutation = { appointmentCancel: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } };
+export type AppointmentCancelMutation = { appointmentCancel: { id: string, company_id: string, customer_id: string, appointment_type_id: string, start_at: string, end_at: string, status: string, notes: string | null, created_at: string, updated_at: string } | null };
 
 export type CalendarSlotsListQueryVariables = Exact<{
   appointment_type_id: string;
@@ -723,29 +723,29 @@ export type CalendarSlotsListQueryVariables = Exact<{
 }>;
 
 
-export type CalendarSlotsListQuery = { calendarSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } };
+export type CalendarSlotsListQuery = { calendarSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } | null };
 
 export type WidgetEmbedGetQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WidgetEmbedGetQuery = { widgetEmbed: { public_id: string, time_zone: string, booking_url: string, html_snippet: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } };
+export type WidgetEmbedGetQuery = { widgetEmbed: { public_id: string, time_zone: string, booking_url: string, html_snippet: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } | null };
 
 export type CalendarFeedTokenRotateMutationVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CalendarFeedTokenRotateMutation = { calendarFeedTokenRotate: { url: string, rotated_at: string } };
+export type CalendarFeedTokenRotateMutation = { calendarFeedTokenRotate: { url: string, rotated_at: string } | null };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type HealthQuery = { health: { status: string, service: string, version: string } };
+export type HealthQuery = { health: { status: string, service: string, version: string } | null };
 
 export type TagFieldsFragment = { color: string | null, created_at: string, id: string, name: string, updated_at: string };
 
 export type TagsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type TagsQuery = { tags: { tags: Array<{ color: string | null, created_at: string, id: string, name: string, updated_at: string }> } };
+export type TagsQuery = { tags: { tags: Array<{ color: string | null, created_at: string, id: string, name: string, updated_at: string }> } | null };
 
 export type TagCreateMutationVariables = Exact<{
   name: string;
@@ -753,7 +753,7 @@ export type TagCreateMutationVariables = Exact<{
 }>;
 
 
-export type TagCreateMutation = { tagCreate: { color: string | null, created_at: string, id: string, name: string, updated_at: string } };
+export type TagCreateMutation = { tagCreate: { color: string | null, created_at: string, id: string, name: string, updated_at: string } | null };
 
 export type TagAssignMutationVariables = Exact<{
   customer_id: string;
@@ -761,7 +761,7 @@ export type TagAssignMutationVariables = Exact<{
 }>;
 
 
-export type TagAssignMutation = { tagAssign: { assigned: boolean, customer_id: string, tag_id: string } };
+export type TagAssignMutation = { tagAssign: { assigned: boolean, customer_id: string, tag_id: string } | null };
 
 export type TagUnassignMutationVariables = Exact<{
   customer_id: string;
@@ -769,7 +769,7 @@ export type TagUnassignMutationVariables = Exact<{
 }>;
 
 
-export type TagUnassignMutation = { tagUnassign: { assigned: boolean, customer_id: string, tag_id: string } };
+export type TagUnassignMutation = { tagUnassign: { assigned: boolean, customer_id: string, tag_id: string } | null };
 
 export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
 
@@ -781,14 +781,14 @@ export type ConversationMessagesQueryVariables = Exact<{
 }>;
 
 
-export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } };
+export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
 
 export type MessageQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } };
+export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } | null };
 
 export type MessageSearchQueryVariables = Exact<{
   q: string;
@@ -798,12 +798,12 @@ export type MessageSearchQueryVariables = Exact<{
 }>;
 
 
-export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } };
+export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
 
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type UsersQuery = { users: Array<{ createdAt: string, email: string, id: string, name: string | null, role: string | null, status: string }> };
+export type UsersQuery = { users: Array<{ createdAt: string, email: string, id: string, name: string | null, role: string | null, status: string }> | null };
 
 export type WebhookSubscriptionFieldsFragment = { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string };
 
@@ -814,14 +814,14 @@ export type WebhookDeliveryFieldsFragment = { attempt_count: number, created_at:
 export type WebhooksListQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WebhooksListQuery = { webhooks: { webhooks: Array<{ active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string }> } };
+export type WebhooksListQuery = { webhooks: { webhooks: Array<{ active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string }> } | null };
 
 export type WebhookGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookGetQuery = { webhook: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string } };
+export type WebhookGetQuery = { webhook: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string } | null };
 
 export type WebhookDeliveriesListQueryVariables = Exact<{
   subscription_id: string;
@@ -831,14 +831,14 @@ export type WebhookDeliveriesListQueryVariables = Exact<{
 }>;
 
 
-export type WebhookDeliveriesListQuery = { webhookDeliveries: { has_more: boolean, next_cursor: string | null, data: Array<{ attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> }> } };
+export type WebhookDeliveriesListQuery = { webhookDeliveries: { has_more: boolean, next_cursor: string | null, data: Array<{ attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> }> } | null };
 
 export type WebhookDeliveryGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookDeliveryGetQuery = { webhookDelivery: { attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> } };
+export type WebhookDeliveryGetQuery = { webhookDelivery: { attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> } | null };
 
 export type WebhookCreateMutationVariables = Exact<{
   url: string;
@@ -846,7 +846,7 @@ export type WebhookCreateMutationVariables = Exact<{
 }>;
 
 
-export type WebhookCreateMutation = { webhookCreate: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, secret: string, updated_at: string, url: string } };
+export type WebhookCreateMutation = { webhookCreate: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, secret: string, updated_at: string, url: string } | null };
 
 export type WebhookUpdateMutationVariables = Exact<{
   id: string;
@@ -856,32 +856,32 @@ export type WebhookUpdateMutationVariables = Exact<{
 }>;
 
 
-export type WebhookUpdateMutation = { webhookUpdate: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string } };
+export type WebhookUpdateMutation = { webhookUpdate: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string } | null };
 
 export type WebhookDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookDeleteMutation = { webhookDelete: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string } };
+export type WebhookDeleteMutation = { webhookDelete: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string } | null };
 
 export type WebhookRotateSecretMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookRotateSecretMutation = { webhookRotateSecret: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, secret: string, updated_at: string, url: string } };
+export type WebhookRotateSecretMutation = { webhookRotateSecret: { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, secret: string, updated_at: string, url: string } | null };
 
 export type WebhookTestMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookTestMutation = { webhookTest: { attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> } };
+export type WebhookTestMutation = { webhookTest: { attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> } | null };
 
 export type WebhookRedeliverMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookRedeliverMutation = { webhookRedeliver: { attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> } };
+export type WebhookRedeliverMutation = { webhookRedeliver: { attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> } | null };

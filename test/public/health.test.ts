@@ -58,7 +58,8 @@ describe('unknown routes', () => {
       body: JSON.stringify({ query: '{ users { id } }' }),
     });
     const text = await response.text();
-    expect(response.status).toBe(500);
+    // The field fails, the answer has data (users: null): 200 with the masked error (schema/partialAnswers.ts).
+    expect(response.status).toBe(200);
     expect(text).not.toMatch(/SELECT|secret|stack|at /);
     expect(JSON.parse(text).errors[0]).toMatchObject({ message: 'Unexpected server error', extensions: { code: 'INTERNAL' } });
   });

@@ -25,7 +25,7 @@ export const CONTENT_SECURITY_POLICY = [
   'frame-ancestors *',
 ].join('; ');
 
-type Page = BookingPageGetQuery['bookingPage'];
+type Page = NonNullable<BookingPageGetQuery['bookingPage']>;
 
 function document(title: string, body: Markup, script: boolean): string {
   return html`<!doctype html>

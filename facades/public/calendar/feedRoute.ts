@@ -5,7 +5,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Gateway } from '../../core/gateway.js';
 import { operation } from '../../core/operations.js';
 import type { CalendarFeedQuery } from '../../core/operations.generated.js';
-import { executionFailure, failureResponse } from '../../core/executionFailure.js';
+import { executionFailure, failureResponse, INTERNAL_FAILURE } from '../../core/executionFailure.js';
 import { requestState } from '../../../infra/http/requestState.js';
 import { renderCalendar } from './icalendar.js';
 
@@ -32,9 +32,8 @@ export function useCalendarFeedRoute(gateway: Gateway): Plugin {
         operationName: 'CalendarFeed',
         variables: { token: match[1] },
       });
-      const failure = executionFailure(result);
-      if (failure) return endResponse(failureResponse(failure, requestState(request).requestId));
-      const feed = (result.data as CalendarFeedQuery).calendarFeed;
+      const feed = (result.data as CalendarFeedQuery | null | undefined)?.calendarFeed;
+      if (!feed) return endResponse(failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestState(request).requestId));
       endResponse(
         new Response(renderCalendar(feed), {
           status: 200,

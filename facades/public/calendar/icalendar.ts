@@ -4,7 +4,7 @@
 import ical, { ICalEventStatus } from 'ical-generator';
 import type { CalendarFeedQuery } from '../../core/operations.generated.js';
 
-type Feed = CalendarFeedQuery['calendarFeed'];
+type Feed = NonNullable<CalendarFeedQuery['calendarFeed']>;
 
 const REFRESH_SECONDS = 15 * 60;
 
