@@ -60,11 +60,15 @@ const summarySelect = {
   revoked_at: true,
 } as const;
 
+const workspaceInput = z.object({ workspace: uuid });
+
 export function listApiKeys(prisma: PrismaClient, workspaceId: string): Promise<ApiKeySummary[]> {
-  return prisma.apiKey.findMany({ where: { company_id: workspaceId }, orderBy: { id: 'desc' }, select: summarySelect });
+  const { workspace } = parseInput(workspaceInput, { workspace: workspaceId });
+  return prisma.apiKey.findMany({ where: { company_id: workspace }, orderBy: { id: 'desc' }, select: summarySelect });
 }
 
 export async function revokeApiKey(prisma: PrismaClient, workspaceId: string, keyId: string): Promise<ApiKeySummary> {
+  parseInput(workspaceInput, { workspace: workspaceId });
   const id = parseInput(uuid, keyId);
   const existing = await prisma.apiKey.findFirst({ where: { id, company_id: workspaceId }, select: { id: true } });
   if (!existing) throw notFound('API key');

@@ -96,6 +96,15 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     await expect(cli('key', 'create', '--workspace', '01a1fc9c-0000-7000-8000-000000000000', '--scopes', 'root')).rejects.toMatchObject({
       stderr: expect.stringContaining('scopes'),
     });
+    for (const command of [
+      ['key', 'list', '--workspace', 'acme'],
+      ['key', 'revoke', '--workspace', 'acme', '--key', '01a1fc9c-0000-7000-8000-000000000000'],
+    ]) {
+      await expect(cli(...command)).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('VALIDATION_ERROR: Invalid workspace {"workspace":"must be a UUID"}'),
+      });
+    }
   });
 
   it('seeds a demo workspace with contacts, conversations, messages and tags, printing its key', async () => {
