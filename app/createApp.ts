@@ -15,11 +15,13 @@ import { useRestFacade } from '../facades/rest/facade.js';
 import { useMcp, type McpOptions } from '../facades/mcp/plugin.js';
 import { useCalendarFeedRoute } from '../facades/public/calendar/feedRoute.js';
 import { createApiKeyAuthenticator } from '../resolvers/workspace/apiKeyAuthenticator.js';
+import { createSessionAuthenticator } from '../resolvers/workspace/sessions.js';
 import { SERVICE_NAME } from '../resolvers/workspace/health.js';
 import { useBookingPage } from '../facades/public/booking/pageRoute.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from '../infra/http/pipeline.js';
 import { requestState } from '../infra/http/requestState.js';
 import { useProviderCallback } from '../facades/public/whatsapp/callback.js';
+import { useAuthRoutes } from '../facades/auth/routes.js';
 import { createEdge, type Edge } from './edge.js';
 import { loadSettings } from '../infra/config/settings.js';
 import type { SessionStore } from '../infra/mcp/sessionStore.js';
@@ -39,7 +41,10 @@ export function createApp(services: Services, options: AppOptions) {
   const gateway = createGateway();
   const defaults = loadSettings({});
   const edge = options.edge ?? createEdge(defaults, { logger: options.logger });
-  const authenticate = createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs });
+  const authenticators = {
+    keys: createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs }),
+    sessions: createSessionAuthenticator(services.prisma),
+  };
   const mcp = useMcp(gateway, {
     allowedOrigins: [],
     sessions: edge.mcpSessions,
@@ -79,9 +84,10 @@ export function createApp(services: Services, options: AppOptions) {
       useHealthRoute(gateway),
       useProviderCallback(gateway),
       useCalendarFeedRoute(gateway),
-      useAuthentication(authenticate, { graphiql: options.graphiql }),
+      useAuthentication(authenticators, { graphiql: options.graphiql }),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
+      useAuthRoutes({ gateway, signIn: edge.signIn }),
       useTransportInput(),
       useBookingPage(gateway),
       useRestFacade({

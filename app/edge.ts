@@ -1,6 +1,6 @@
 // The production edge of the HTTP pipeline, built once from the settings: request logs and metrics, the
 // body-size limit, how long API keys are remembered, the rate limit (per key, and per client address on
-// key-less routes), GraphQL depth and cost limits, and the MCP session cap setting.
+// key-less routes), failed sign-ins, GraphQL depth and cost limits, and the MCP session cap setting.
 // createApp places `beforeAuthentication` and `afterAuthentication` around the API-key check; the
 // transport-level parts (HTTPS only, time-outs, draining) live in infra/transport/.
 import type { Plugin } from 'graphql-yoga';
@@ -11,6 +11,7 @@ import { useBodySizeLimit } from '../infra/limits/bodySize.js';
 import { useGraphQLLimits } from '../infra/limits/graphqlLimits.js';
 import { createRateLimiter, useRateLimit } from '../infra/limits/rateLimit.js';
 import { clientAddress } from '../infra/limits/clientAddress.js';
+import { createSignInLimiter, type SignInLimiter } from '../infra/limits/signInLimit.js';
 import { KEYLESS_ROUTES } from '../infra/http/pipeline.js';
 import { useRequestTelemetry } from '../infra/observability/requestTelemetry.js';
 
@@ -34,6 +35,8 @@ export type Edge = {
   mcpSessions: { maxPerKey: number; idleMs: number };
   /** How long an API key's authentication is remembered (resolvers/workspace/apiKeyAuthenticator.ts). */
   apiKeyCacheMs: number;
+  /** Failed sign-ins per account and per client address (facades/auth/routes.ts). */
+  signIn: { limiter: SignInLimiter; clientOf: (request: Request, serverContext: unknown) => string };
 };
 
 export function createEdge(settings: EdgeSettings, dependencies: { logger: Logger; redis?: Redis | null }): Edge {
@@ -42,16 +45,18 @@ export function createEdge(settings: EdgeSettings, dependencies: { logger: Logge
     redis: dependencies.redis,
     keyPrefix: settings.REDIS_KEY_PREFIX,
   });
+  const clientOf = (request: Request, serverContext: unknown) => clientAddress(request, serverContext, settings.TRUST_PROXY);
   return {
     beforeAuthentication: [useRequestTelemetry(dependencies.logger), useBodySizeLimit(settings.MAX_BODY_BYTES)],
     afterAuthentication: [
       useRateLimit(rateLimiter, {
         routes: KEYLESS_ROUTES,
-        clientOf: (request, serverContext) => clientAddress(request, serverContext, settings.TRUST_PROXY),
+        clientOf,
       }),
       ...useGraphQLLimits({ maxDepth: settings.GRAPHQL_MAX_DEPTH, maxCost: settings.GRAPHQL_MAX_COST }),
     ],
     mcpSessions: { maxPerKey: settings.MCP_MAX_SESSIONS_PER_KEY, idleMs: settings.MCP_SESSION_IDLE_MS },
     apiKeyCacheMs: settings.API_KEY_CACHE_SECONDS * 1000,
+    signIn: { limiter: createSignInLimiter({ redis: dependencies.redis, keyPrefix: settings.REDIS_KEY_PREFIX }), clientOf },
   };
 }

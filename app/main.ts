@@ -23,6 +23,8 @@ import { startEventPruner } from '../workers/events/pruner.js';
 import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 import { createSessionStore } from '../infra/mcp/sessionStore.js';
 import { randomUUID } from 'node:crypto';
+import { issueSetupToken } from '../resolvers/workspace/signIn.js';
+import { setupPageUrl } from '../facades/auth/paths.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
@@ -106,6 +108,13 @@ logger.info(
   { port, url: `https://localhost:${port}`, database: runtime.db.kind, trust_proxy: settings.TRUST_PROXY, redis: Boolean(redis) },
   `messaging-crm listening on port ${port} (https only, ${runtime.db.kind} database)`,
 );
+
+// While no workspace exists, every start prints a fresh one-time link to the console's first-run page.
+const setupToken = await issueSetupToken(runtime.services);
+if (setupToken) {
+  const setupUrl = setupPageUrl(`https://localhost:${port}`, setupToken);
+  logger.info({ setup_url: setupUrl }, `No workspace yet: open ${setupUrl} to create the first one and its owner`);
+}
 
 const metrics = await startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT);
 shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.close() });

@@ -1,10 +1,11 @@
-// The public URLs that resolvers hand out (booking widget, calendar feed, provider callback): PUBLIC_BASE_URL
+// The public URLs that resolvers hand out (booking widget, calendar feed, provider callback, invitations): PUBLIC_BASE_URL
 // followed by the path of the facade that serves each, so a path is defined once, beside its route.
 import type { ProviderName } from '../adapters/providers/types.js';
 import type { PublicUrls } from '../resolvers/shared/context.js';
 import { bookingPagePath } from '../facades/public/booking/pageRoute.js';
 import { calendarFeedPath } from '../facades/public/calendar/feedRoute.js';
 import { WHATSAPP_CALLBACK_PATH } from '../facades/public/whatsapp/callback.js';
+import { INVITATION_PAGE_PATH } from '../facades/auth/paths.js';
 
 /** The sandbox speaks the WhatsApp Cloud API's webhook payloads, so both are called back at one route. */
 const CALLBACK_PATHS: Record<ProviderName, string> = { whatsapp: WHATSAPP_CALLBACK_PATH, sandbox: WHATSAPP_CALLBACK_PATH };
@@ -15,5 +16,6 @@ export function createPublicUrls(baseUrl: string): PublicUrls {
     booking: (publicId) => `${baseUrl}${bookingPagePath(publicId)}`,
     calendarFeed: (token) => `${baseUrl}${calendarFeedPath(token)}`,
     providerCallback: (provider) => `${baseUrl}${CALLBACK_PATHS[provider]}`,
+    invitation: (token) => `${baseUrl}${INVITATION_PAGE_PATH}#${token}`,
   };
 }

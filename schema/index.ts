@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import { withNullableRootFields } from './rootNullability.js';
 import './system.js';
 import './user.js';
+import './people.js';
 import './contact.js';
 import './conversation.js';
 import './tag.js';

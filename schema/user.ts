@@ -7,8 +7,8 @@ builder.prismaObject('User', {
     id: t.exposeID('id'),
     name: t.exposeString('name', { nullable: true, description: 'Display name.' }),
     email: t.exposeString('email'),
-    role: t.exposeString('role', { nullable: true, description: 'Workspace role such as admin or member.' }),
-    status: t.exposeString('status', { description: 'Always active.' }),
+    role: t.exposeString('role', { nullable: true, description: 'Workspace role: owner, admin or member.' }),
+    status: t.exposeString('status', { description: 'active, or removed (no longer signs in; kept on what they wrote).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

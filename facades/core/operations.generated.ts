@@ -134,6 +134,53 @@ export type AnalyticsExportQueryVariables = Exact<{
 
 export type AnalyticsExportQuery = { analyticsExport: { filename: string, content_type: string, content: string } | null };
 
+export type SessionPartsFragment = { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } };
+
+export type SignInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type SignInMutation = { signIn: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
+
+export type SetUpMutationVariables = Exact<{
+  token: string;
+  workspace_name: string;
+  name: string;
+  email: string;
+  password: string;
+}>;
+
+
+export type SetUpMutation = { setUp: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
+
+export type InvitationAcceptMutationVariables = Exact<{
+  token: string;
+  name: string;
+  password: string;
+}>;
+
+
+export type InvitationAcceptMutation = { invitationAccept: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
+
+export type SignOutMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type SignOutMutation = { signOut: boolean | null };
+
+export type SetupRequiredQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SetupRequiredQuery = { setupRequired: boolean | null };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { viewer: { via: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null } | null, workspace: { id: string, name: string } } | null };
+
 export type BookingPageGetQueryVariables = Exact<{
   public_id: string;
 }>;

@@ -1,10 +1,13 @@
-// The HTTP pipeline shared by every facade (GraphQL, REST, MCP): request ids, API-key authentication,
-// request ids on GraphQL errors, and a JSON 404 for unknown routes.
+// The HTTP pipeline shared by every facade (GraphQL, REST, MCP): request ids, authentication (API keys
+// everywhere behind a key; a person's session cookie on GraphQL and the session route only, with its CSRF token
+// on every write), request ids on GraphQL errors, and a JSON 404 for unknown routes.
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
-import type { Authenticator } from '../auth/actor.js';
+import type { Authenticator, SessionAuthenticator } from '../auth/actor.js';
+import { safeEqual } from '../crypto/tokens.js';
 import { errorResponse } from './errorResponse.js';
 import { requestState } from './requestState.js';
+import { CSRF_HEADER, sessionTokenOf } from './sessionCookie.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -29,24 +32,49 @@ export function useRequestId(): Plugin {
 const PROTECTED = [/^\/graphql(\/|$)/, /^\/api\//, /^\/mcp(\/|$)/];
 /** Public routes that do work for anyone without a key: the booking page and its API. A key sent along is
  * ignored there; the edge counts these requests per client address instead (infra/limits/rateLimit.ts). */
-export const KEYLESS_ROUTES = [/^\/book\//, /^\/api\/v1\/public\//];
+export const KEYLESS_ROUTES = [/^\/book\//, /^\/api\/v1\/public\//, /^\/auth\//];
 const PUBLIC_UNDER_PROTECTED = [/^\/api\/v1\/openapi\.json$/, ...KEYLESS_ROUTES];
 
 function isGraphiQLPage(request: Request, path: string): boolean {
   return request.method === 'GET' && path === '/graphql' && (request.headers.get('accept') ?? '').includes('text/html');
 }
 
-export function useAuthentication(authenticate: Authenticator, options: { graphiql: boolean }): Plugin {
+/** Where a session cookie counts: the console and GraphiQL speak GraphQL; REST and MCP are for keys only. */
+const COOKIE_PATHS = [/^\/graphql$/, /^\/auth\/session$/];
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+export type Authenticators = { keys: Authenticator; sessions: SessionAuthenticator };
+
+export function useAuthentication(authenticators: Authenticators, options: { graphiql: boolean }): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       const path = url.pathname;
+      const state = requestState(request);
+      const header = request.headers.get('authorization');
+      const sessionToken = header === null && COOKIE_PATHS.some((pattern) => pattern.test(path)) ? sessionTokenOf(request) : null;
+      if (sessionToken) {
+        const signedIn = await authenticators.sessions(sessionToken);
+        if (signedIn) {
+          // Another site can make a browser send the cookie, but not this header (it would need CORS, never granted).
+          const csrf = request.headers.get(CSRF_HEADER);
+          if (!SAFE_METHODS.has(request.method) && (!csrf || !safeEqual(csrf, signedIn.csrfToken))) {
+            endResponse(
+              errorResponse(403, 'FORBIDDEN', `A request signed in by cookie must carry the session's ${CSRF_HEADER} header`, {
+                requestId: state.requestId,
+              }),
+            );
+            return;
+          }
+          state.actor = signedIn.actor;
+          state.csrfToken = signedIn.csrfToken;
+          return;
+        }
+      }
       if (!PROTECTED.some((pattern) => pattern.test(path))) return;
       if (PUBLIC_UNDER_PROTECTED.some((pattern) => pattern.test(path))) return;
       if (options.graphiql && isGraphiQLPage(request, path)) return;
-      const header = request.headers.get('authorization') ?? '';
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const actor = match?.[1] ? await authenticate(match[1]) : null;
-      const state = requestState(request);
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+      const actor = match?.[1] ? await authenticators.keys(match[1]) : null;
       if (!actor) {
         endResponse(
           errorResponse(401, 'UNAUTHORIZED', 'Unauthorized', {

@@ -2,7 +2,13 @@
 // GraphQL context factory. Keyed by the Request object so nothing leaks between requests.
 import type { Actor } from '../auth/actor.js';
 
-type RequestState = { requestId: string; actor: Actor | null; startedAt: number };
+type RequestState = {
+  requestId: string;
+  actor: Actor | null;
+  startedAt: number;
+  /** Set when a session cookie authenticated the request: the token its writes carry (pages embed it). */
+  csrfToken?: string;
+};
 
 const states = new WeakMap<Request, RequestState>();
 

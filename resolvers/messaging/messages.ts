@@ -91,7 +91,7 @@ async function prepareOn(
   conversationId: string,
   checkedTemplate: OutboundMessage | null,
 ): Promise<OutboundSend> {
-  const { workspaceId, keyId, agentRunId } = requireActor(ctx);
+  const { workspaceId, keyId, agentRunId, session, userId } = requireActor(ctx);
   const conversation = await ctx.prisma.conversation.findFirst({
     where: { id: conversationId, company_id: workspaceId },
     select: {
@@ -117,7 +117,11 @@ async function prepareOn(
   }
   const integration = await conversationIntegration(ctx.prisma, workspaceId, conversation.integration_id);
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
-  const sender: MessageSender = agentRunId ? { type: 'agent', id: agentRunId } : { type: 'api_key', id: keyId };
+  const sender: MessageSender = agentRunId
+    ? { type: 'agent', id: agentRunId }
+    : session
+      ? { type: 'user', id: userId }
+      : { type: 'api_key', id: keyId };
   const common = { workspaceId, sender, conversationId: conversation.id, provider, to };
   if (checkedTemplate) return { ...common, ...checkedTemplate };
   if (input.template) return { ...common, ...(await templateMessage(provider, input.template)) };

@@ -22,6 +22,8 @@ export type PublicUrls = {
   calendarFeed(token: string): string;
   /** The callback URL to give the provider for its webhooks. */
   providerCallback(provider: ProviderName): string;
+  /** The console page where an invited person accepts an invitation with this token. */
+  invitation(token: string): string;
 };
 
 /** A Prisma client or the client of an open transaction. */

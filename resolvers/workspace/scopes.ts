@@ -20,12 +20,13 @@ export const KEY_SCOPES = [
 
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
-/** What a GraphQL field requires. `customers:read` is met by `customers` or `contacts:read`. */
-export type Permission = Exclude<KeyScope, 'contacts:read'> | 'customers:read';
+/** What a GraphQL field requires. `customers:read` is met by `customers` or `contacts:read`; `keys`, `team` and
+ * `integrations` only by a signed-in owner or admin (resolvers/workspace/roles.ts). */
+export type Permission = Exclude<KeyScope, 'contacts:read'> | 'customers:read' | 'keys' | 'team' | 'integrations';
 
 export const ALL_KEY_SCOPES: KeyScope[] = KEY_SCOPES.filter((scope) => scope !== 'contacts:read');
 
-const GRANTED_BY: Record<Permission, readonly KeyScope[]> = {
+const GRANTED_BY: Record<Permission, readonly string[]> = {
   conversations: ['conversations'],
   customers: ['customers'],
   'customers:read': ['customers', 'contacts:read'],
@@ -39,6 +40,9 @@ const GRANTED_BY: Record<Permission, readonly KeyScope[]> = {
   analytics: ['analytics'],
   campaigns: ['campaigns'],
   agent: ['agent'],
+  keys: ['keys'],
+  team: ['team'],
+  integrations: ['integrations'],
 };
 
 export function grants(scopes: ReadonlySet<string>, permission: Permission): boolean {

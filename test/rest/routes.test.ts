@@ -6,6 +6,7 @@ import { createApp } from '../../app/createApp.js';
 import { createLogger } from '../../infra/observability/logger.js';
 import { loadSettings } from '../../infra/config/settings.js';
 import { useAuthentication, useRequestId } from '../../infra/http/pipeline.js';
+import { createSessionAuthenticator } from '../../resolvers/workspace/sessions.js';
 import { createApiKeyAuthenticator } from '../../resolvers/workspace/apiKeyAuthenticator.js';
 import { requestState } from '../../infra/http/requestState.js';
 import { createGateway } from '../../facades/core/gateway.js';
@@ -375,7 +376,10 @@ describe('the route table', () => {
       plugins: [
         useRequestId(),
         gateway.plugin,
-        useAuthentication(createApiKeyAuthenticator(h.services.prisma, { ttlMs: 0 }), { graphiql: false }),
+        useAuthentication(
+          { keys: createApiKeyAuthenticator(h.services.prisma, { ttlMs: 0 }), sessions: createSessionAuthenticator(h.services.prisma) },
+          { graphiql: false },
+        ),
         useRestFacade({
           gateway,
           schema,

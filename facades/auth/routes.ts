@@ -1,0 +1,154 @@
+// /auth: the console's door for people. Translates HTTP to the public sign-in operations (facades/operations/
+// auth.graphql) and their session to a cookie, so scripts never see the token: sign-in, the first run's setup,
+// accepting an invitation, sign-out, and the signed-in person's session with its CSRF token. Writes take JSON
+// only and, when the browser says where it comes from, only from this origin: another site's form cannot post
+// here. Failed sign-ins are counted per account and per client address (infra/limits/signInLimit.ts).
+import type { Plugin } from 'graphql-yoga';
+import { errorResponse } from '../../infra/http/errorResponse.js';
+import { Response } from '../../infra/http/fetchApi.js';
+import { requestState } from '../../infra/http/requestState.js';
+import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../../infra/http/sessionCookie.js';
+import type { SignInLimiter } from '../../infra/limits/signInLimit.js';
+import { executionFailure, failureResponse } from '../core/executionFailure.js';
+import type { Gateway } from '../core/gateway.js';
+import { operation } from '../core/operations.js';
+import type { SessionPartsFragment, SetupRequiredQuery, ViewerQuery } from '../core/operations.generated.js';
+
+export const AUTH_PATH_PREFIX = '/auth/';
+
+type Signing = 'SignIn' | 'SetUp' | 'InvitationAccept';
+const SIGNING_ROUTES: Record<string, { operation: Signing; field: string; status: number }> = {
+  '/auth/sign-in': { operation: 'SignIn', field: 'signIn', status: 200 },
+  '/auth/setup': { operation: 'SetUp', field: 'setUp', status: 201 },
+  '/auth/invitations/accept': { operation: 'InvitationAccept', field: 'invitationAccept', status: 201 },
+};
+
+const MAX_BODY_BYTES = 16 * 1024;
+
+export type AuthRoutesOptions = {
+  gateway: Gateway;
+  signIn: { limiter: SignInLimiter; clientOf: (request: Request, serverContext: unknown) => string };
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** What the console may know of a session: never its token. */
+function publicSession(session: SessionPartsFragment) {
+  return {
+    user: session.user,
+    workspace: session.workspace,
+    scopes: session.scopes,
+    csrf_token: session.csrf_token,
+    expires_at: session.expires_at,
+  };
+}
+
+/** A write from another origin, or in a form's encoding, is refused before anything runs. */
+function refusedWrite(request: Request, url: URL, requestId: string): Response | null {
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== url.origin) {
+    return errorResponse(403, 'FORBIDDEN', 'Requests to /auth must come from this origin', { requestId });
+  }
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    return errorResponse(415, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json', { requestId });
+  }
+  return null;
+}
+
+async function jsonBody(request: Request, requestId: string): Promise<Record<string, unknown> | Response> {
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
+    return errorResponse(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`, { requestId });
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  return errorResponse(400, 'VALIDATION_ERROR', 'The body must be a JSON object', { requestId });
+}
+
+export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
+  const { gateway, signIn } = options;
+
+  async function session(request: Request, requestId: string): Promise<Response> {
+    const state = requestState(request);
+    if (!state.actor || !state.csrfToken) {
+      const result = await gateway.execute({ request, document: operation('SetupRequired'), operationName: 'SetupRequired' });
+      const setupRequired = (result.data as SetupRequiredQuery | null | undefined)?.setupRequired === true;
+      return errorResponse(401, 'UNAUTHORIZED', 'Not signed in', { requestId, details: { setup_required: setupRequired } });
+    }
+    const result = await gateway.execute({ request, document: operation('Viewer'), operationName: 'Viewer' });
+    const failure = executionFailure(result);
+    if (failure) return failureResponse(failure, requestId);
+    const { viewer } = result.data as ViewerQuery;
+    return json(200, { user: viewer?.user, workspace: viewer?.workspace, scopes: viewer?.scopes, csrf_token: state.csrfToken });
+  }
+
+  async function signing(request: Request, route: (typeof SIGNING_ROUTES)[string], requestId: string, serverContext: unknown) {
+    const body = await jsonBody(request, requestId);
+    if (body instanceof Response) return body;
+    const account = typeof body['email'] === 'string' ? body['email'] : '';
+    const address = signIn.clientOf(request, serverContext);
+    const counted = route.operation === 'SignIn';
+    if (counted) {
+      const wait = await signIn.limiter.waitSeconds(account, address);
+      if (wait > 0) {
+        return errorResponse(429, 'RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} seconds`, {
+          requestId,
+          headers: { 'retry-after': String(wait) },
+        });
+      }
+    }
+    const result = await gateway.execute({
+      request,
+      document: operation(route.operation),
+      operationName: route.operation,
+      variables: body,
+    });
+    const failure = executionFailure(result);
+    if (failure) {
+      if (counted && failure.code === 'UNAUTHORIZED') await signIn.limiter.failed(account, address);
+      return failureResponse(failure, requestId);
+    }
+    if (counted) await signIn.limiter.succeeded(account);
+    const opened = (result.data as Record<string, SessionPartsFragment>)[route.field] as SessionPartsFragment;
+    return json(route.status, publicSession(opened), { 'set-cookie': sessionCookie(opened.token, new Date(String(opened.expires_at))) });
+  }
+
+  async function signOut(request: Request, requestId: string): Promise<Response> {
+    const token = sessionTokenOf(request);
+    if (token) {
+      const failure = executionFailure(
+        await gateway.execute({ request, document: operation('SignOut'), operationName: 'SignOut', variables: { token } }),
+      );
+      if (failure) return failureResponse(failure, requestId);
+    }
+    return new Response(null, { status: 204, headers: { 'set-cookie': clearedSessionCookie(), 'cache-control': 'no-store' } });
+  }
+
+  return {
+    async onRequest({ request, url, endResponse, serverContext }) {
+      if (!url.pathname.startsWith(AUTH_PATH_PREFIX)) return;
+      const { requestId } = requestState(request);
+      const notAllowed = (allow: string) =>
+        errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here`, { requestId, headers: { allow } });
+      if (url.pathname === '/auth/session') {
+        return endResponse(request.method === 'GET' ? await session(request, requestId) : notAllowed('GET'));
+      }
+      const route = SIGNING_ROUTES[url.pathname];
+      if (!route && url.pathname !== '/auth/sign-out') return;
+      if (request.method !== 'POST') return endResponse(notAllowed('POST'));
+      const refused = refusedWrite(request, url, requestId);
+      if (refused) return endResponse(refused);
+      endResponse(route ? await signing(request, route, requestId, serverContext) : await signOut(request, requestId));
+    },
+  };
+}
