@@ -11,12 +11,17 @@ import { createIntegration } from '../resolvers/messaging/integrations.js';
 import { DomainError } from '../resolvers/shared/errors.js';
 import { KEY_SCOPES } from '../resolvers/workspace/scopes.js';
 import { seedDemo } from './seed.js';
+import { checkedPassword, hashPassword } from '../resolvers/workspace/passwords.js';
+import { setPassword } from '../resolvers/workspace/team.js';
 
 const HELP = `Usage: npm run cli -- <command> [options]
 
 Commands:
-  workspace create --name N --email E [--json]
-      Create a workspace with its admin user, a sandbox messaging integration and an all-scopes API key.
+  workspace create --name N --email E [--password-stdin] [--json]
+      Create a workspace with its owner, a sandbox messaging integration and an all-scopes API key belonging to
+      the owner. With --password-stdin, the owner's console password is read from standard input.
+  user set-password --email E [--workspace ID] --password-stdin [--json]
+      Set a person's console password (read from standard input) and sign them out everywhere.
   integration create --workspace ID --phone-number-id P --business-account-id B
                      [--access-token T] [--app-secret S] [--verify-token V]
                      [--display-phone-number +E164] [--provider whatsapp|sandbox] [--json]
@@ -57,6 +62,14 @@ function requiredEnv(variable: string, flag: string): string {
 
 class UsageError extends Error {}
 
+/** A password piped in (`printf %s "$PASSWORD" | …`); one trailing newline from `echo` is not part of it. */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('--password-stdin reads the password from standard input: pipe it in');
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text.replace(/\r?\n$/, '');
+}
+
 function print(json: boolean, value: unknown, text: string) {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
@@ -66,7 +79,11 @@ async function run(runtime: Runtime, command: string, options: Options): Promise
   const { prisma, secrets } = runtime.services;
   switch (command) {
     case 'workspace create': {
-      const created = await createWorkspace({ prisma, secrets }, { name: required(options, 'name'), email: required(options, 'email') });
+      const passwordHash = options['password-stdin'] === true ? await hashPassword(checkedPassword(await readStdin())) : null;
+      const created = await createWorkspace(
+        { prisma, secrets },
+        { name: required(options, 'name'), email: required(options, 'email'), passwordHash },
+      );
       print(
         json,
         created,
@@ -78,6 +95,16 @@ async function run(runtime: Runtime, command: string, options: Options): Promise
           `Provider webhook verify token: ${created.verify_token}`,
         ].join('\n'),
       );
+      return;
+    }
+    case 'user set-password': {
+      if (options['password-stdin'] !== true) throw new UsageError('--password-stdin is required: pipe the password in');
+      const changed = await setPassword(prisma, {
+        email: required(options, 'email'),
+        workspace: optional(options, 'workspace'),
+        password: await readStdin(),
+      });
+      print(json, changed, `Password set for user ${changed.user_id}; their sessions were ended.`);
       return;
     }
     case 'integration create': {
@@ -166,6 +193,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       name: { type: 'string' },
       email: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       workspace: { type: 'string' },
       scopes: { type: 'string' },
       key: { type: 'string' },

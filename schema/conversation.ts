@@ -1,5 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
+import { readState, UNREAD_COUNT_CAP } from '../resolvers/conversations/reads.js';
 import { getConversation, listConversations, searchConversations } from '../resolvers/conversations/conversations.js';
 import { pageType } from './page.js';
 
@@ -26,6 +27,18 @@ export const Conversation = builder.prismaObject('Conversation', {
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
     customer: t.relation('customer'),
+    unread_count: t.int({
+      description: `Inbound messages after the asking person's last_read_at (a key's creator's), counted up to ${UNREAD_COUNT_CAP}.`,
+      select: { id: true },
+      resolve: async (conversation, _args, ctx) => (await readState(ctx, conversation.id)).unread_count,
+    }),
+    last_read_at: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the asking person last marked this conversation read (conversationMarkRead); null if never.',
+      select: { id: true },
+      resolve: async (conversation, _args, ctx) => (await readState(ctx, conversation.id)).last_read_at,
+    }),
   }),
 });
 

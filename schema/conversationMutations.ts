@@ -1,5 +1,6 @@
 // Changing a conversation: assignee, AI agent switch and details; closing and reopening it.
 import { builder } from './builder.js';
+import { markConversationRead } from '../resolvers/conversations/reads.js';
 import { Conversation } from './conversation.js';
 import { transitionConversation, updateConversation } from '../resolvers/conversations/changes.js';
 import { CONVERSATION_TRANSITIONS } from '../resolvers/conversations/status.js';
@@ -32,5 +33,12 @@ builder.mutationFields((t) => ({
     authScopes: { permission: 'conversations' },
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => transitionConversation(ctx, 'reopen', { id: String(args.id) }, query),
+  }),
+  conversationMarkRead: t.prismaField({
+    type: Conversation,
+    description: "Marks the conversation read up to now for the asking person (a key's creator): its unread_count becomes 0.",
+    authScopes: { permission: 'conversations' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => markConversationRead(ctx, String(args.id), query),
   }),
 }));

@@ -5,6 +5,7 @@ import { withNullableRootFields } from './rootNullability.js';
 import './system.js';
 import './user.js';
 import './people.js';
+import './integration.js';
 import './contact.js';
 import './conversation.js';
 import './tag.js';

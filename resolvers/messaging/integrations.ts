@@ -196,3 +196,29 @@ function readableCredentials(secrets: SecretBox, sealed: string): IntegrationCre
     return null;
   }
 }
+
+type Query = { select?: object; include?: object };
+
+/** The workspace's integrations, newest first, disconnected ones included. */
+export function listIntegrations(ctx: Context, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  return ctx.prisma.integration.findMany({ ...query, where: { company_id: workspaceId }, orderBy: { id: 'desc' } });
+}
+
+/** What to give the provider's app settings for this integration: the verify token of its subscription handshake. */
+export function integrationVerifyToken(ctx: Context, integration: { credentials: string }): string | null {
+  return readableCredentials(ctx.secrets, integration.credentials)?.verify_token ?? null;
+}
+
+/** Connects a number from the console: the signed-in person's workspace. */
+export function connectIntegration(ctx: Context, raw: Omit<z.input<typeof createInput>, 'provider' | 'workspaceId'> & { provider: string }) {
+  return createIntegration(ctx, { ...raw, workspaceId: requireActor(ctx).workspaceId });
+}
+
+/** Stops using an integration: no sends through it, its callbacks are refused; its history stays. */
+export async function disconnectIntegration(ctx: Context, id: string, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const integration = await ctx.prisma.integration.findFirst({ where: { id: parseInput(uuid, id), company_id: workspaceId }, select: { id: true } });
+  if (!integration) throw notFound('Integration');
+  return ctx.prisma.integration.update({ ...query, where: { id: integration.id }, data: { status: 'disconnected' } });
+}

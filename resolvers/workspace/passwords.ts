@@ -4,6 +4,7 @@
 // hashes still verify.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
+import { parseInput } from '../shared/validation.js';
 
 const COST = { N: 2 ** 14, r: 8, p: 5 } as const;
 const KEY_LENGTH = 32;
@@ -39,4 +40,11 @@ export async function verifyPassword(password: string, stored: string | null): P
   const key = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
   const wanted = Buffer.from(expected, 'base64url');
   return stored !== null && wanted.length === key.length && timingSafeEqual(wanted, key);
+}
+
+const passwordField = z.object({ password: passwordInput });
+
+/** The password as given, or VALIDATION_ERROR naming `password`. */
+export function checkedPassword(password: string): string {
+  return parseInput(passwordField, { password }).password;
 }

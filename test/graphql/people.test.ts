@@ -3,6 +3,7 @@
 // current role. Driven through /auth and /graphql as the console does (test/support/people.ts).
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
+import { hubSignature, inboundPayload } from '../support/whatsappPayloads.js';
 import { asPerson, invitePerson, ORIGIN, ownerSession, PASSWORD, postAuth, signIn } from '../support/people.js';
 
 const harness = await openHarness({ apiKeyCacheSeconds: 0 });
@@ -250,5 +251,54 @@ describe('API keys inherit their creator’s permissions', () => {
     expect((await harness.fetch('/api/v1/tags', { key })).status).toBe(401);
     expect((await asPerson(harness, admin, '{ viewer { via } }')).status).toBe(401);
     expect((await postAuth(harness, '/auth/sign-in', { email: admin.body.user.email, password: PASSWORD })).status).toBe(401);
+  });
+});
+
+describe('integrations and read state in the console', () => {
+  it('connects a WhatsApp number for an owner with the callback URL and verify token to give Meta; a member cannot see them', async () => {
+    const owner = await ownerSession(harness, await harness.workspace());
+    const phoneNumberId = `1${Date.now()}`;
+    const connected = await asPerson(
+      harness,
+      owner,
+      `mutation($p: String!) { integrationCreate(phone_number_id: $p, business_account_id: "10987654321", access_token: "EAAG-token",
+         app_secret: "app-secret-1", display_phone_number: "+15551230000") { id provider status callback_url verify_token } }`,
+      { p: phoneNumberId },
+    );
+    expect(connected.body.data.integrationCreate).toMatchObject({
+      provider: 'whatsapp',
+      status: 'connected',
+      callback_url: 'https://crm.example.test/webhooks/whatsapp',
+      verify_token: expect.stringMatching(/.{8,}/),
+    });
+    expect(JSON.stringify(connected.body)).not.toContain('EAAG-token');
+    const listed = await asPerson(harness, owner, '{ integrations { phone_number_id } }');
+    expect(listed.body.data.integrations.map((row: { phone_number_id: string }) => row.phone_number_id)).toContain(phoneNumberId);
+    const member = await invitePerson(harness, owner, newEmail('member'), 'member');
+    expect((await asPerson(harness, member, '{ integrations { id } }')).body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
+  });
+
+  it('counts unread inbound messages per person until they mark the conversation read', async () => {
+    const acme = await harness.workspace();
+    const owner = await ownerSession(harness, acme);
+    const member = await invitePerson(harness, owner, newEmail('member'), 'member');
+    for (const text of ['Hi', 'Are you open?']) {
+      const payload = inboundPayload(acme.phone_number_id, { from: '15550009999', text });
+      const raw = JSON.stringify(payload);
+      const delivered = await harness.fetch('/webhooks/whatsapp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': hubSignature(raw, acme.app_secret) },
+        body: raw,
+      });
+      expect(delivered.status).toBe(200);
+    }
+    const inbox = '{ conversations { data { id unread_count last_read_at } } }';
+    const [conversation] = (await asPerson(harness, owner, inbox)).body.data.conversations.data;
+    expect(conversation).toMatchObject({ unread_count: 2, last_read_at: null });
+    const read = await asPerson(harness, owner, 'mutation($id: ID!) { conversationMarkRead(id: $id) { unread_count last_read_at } }', {
+      id: conversation.id,
+    });
+    expect(read.body.data.conversationMarkRead).toMatchObject({ unread_count: 0, last_read_at: expect.any(String) });
+    expect((await asPerson(harness, member, inbox)).body.data.conversations.data[0].unread_count).toBe(2);
   });
 });

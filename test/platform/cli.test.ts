@@ -1,7 +1,7 @@
 // The operator CLI, run as a real process: `workspace create --json` prints exactly one JSON object whose
 // key works against the service; keys can be created, listed and revoked.
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,8 +29,23 @@ async function cli(...args: string[]) {
   return run(process.execPath, ['--import', 'tsx', 'app/cli.ts', ...args], { env, cwd: process.cwd() });
 }
 
-/** Runs GraphQL against the CLI's database with the real app, after the CLI process has exited. */
-async function asService<T>(work: (fetch: (key: string, query: string) => Promise<Response>) => Promise<T>): Promise<T> {
+/** The CLI with `input` piped to its standard input, as `printf %s "$PASSWORD" | npm run cli -- …` does. */
+function cliWithInput(input: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'app/cli.ts', ...args], { env, cwd: process.cwd() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+type ServiceCalls = ((key: string, query: string) => Promise<Response>) & { signIn(email: string, password: string): Promise<Response> };
+
+/** Runs GraphQL (and sign-in) against the CLI's database with the real app, after the CLI process has exited. */
+async function asService<T>(work: (fetch: ServiceCalls) => Promise<T>): Promise<T> {
   const db = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir });
   const logger = createLogger('silent');
   const secrets = createSecretBox(loadEncryptionKey(undefined, dataDir));
@@ -46,13 +61,23 @@ async function asService<T>(work: (fetch: (key: string, query: string) => Promis
   });
   const { yoga } = createApp(services, { graphiql: false, logger, sessionStore: createSessionStore(db.sql, db.listen, 'cli-test') });
   try {
-    return await work(async (key, query) =>
-      yoga.fetch('http://service.test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        body: JSON.stringify({ query }),
-      }),
+    const calls = Object.assign(
+      async (key: string, query: string) =>
+        yoga.fetch('http://service.test/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body: JSON.stringify({ query }),
+        }),
+      {
+        signIn: async (email: string, password: string) =>
+          yoga.fetch('http://service.test/auth/sign-in', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email, password }),
+          }),
+      },
     );
+    return await work(calls);
   } finally {
     await closeServices(services);
     await db.close();
@@ -62,7 +87,8 @@ async function asService<T>(work: (fetch: (key: string, query: string) => Promis
 describe('npm run cli', { timeout: 120_000 }, () => {
   it('prints usage with --help', async () => {
     const { stdout } = await cli('--help');
-    expect(stdout).toContain('workspace create --name N --email E [--json]');
+    expect(stdout).toContain('workspace create --name N --email E [--password-stdin] [--json]');
+    expect(stdout).toContain('user set-password --email E [--workspace ID] --password-stdin');
   });
 
   it('creates a workspace and prints exactly one JSON object with a working all-scopes key', async () => {
@@ -74,7 +100,7 @@ describe('npm run cli', { timeout: 120_000 }, () => {
       ['api_key', 'app_secret', 'integration_id', 'phone_number_id', 'user_id', 'verify_token', 'workspace_id'].sort(),
     );
     const users = await asService(async (fetch) => (await fetch(created.api_key, '{ users { id email role } }')).json());
-    expect(users.data.users).toEqual([{ id: created.user_id, email: 'owner@cli.example', role: 'admin' }]);
+    expect(users.data.users).toEqual([{ id: created.user_id, email: 'owner@cli.example', role: 'owner' }]);
 
     const { stdout: keyOut } = await cli('key', 'create', '--workspace', created.workspace_id, '--scopes', 'users', '--json');
     const key = JSON.parse(keyOut);
@@ -86,6 +112,44 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     await cli('key', 'revoke', '--workspace', created.workspace_id, '--key', key.id, '--json');
     const status = await asService(async (fetch) => (await fetch(key.api_key, '{ users { id } }')).status);
     expect(status).toBe(401);
+  });
+
+  it('sets the owner’s console password from standard input at creation, and resets it with user set-password', async () => {
+    const created = await cliWithInput(
+      'first password 1\n',
+      'workspace',
+      'create',
+      '--name',
+      'Pw Co',
+      '--email',
+      'pw@cli.example',
+      '--password-stdin',
+      '--json',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect((await asService((service) => service.signIn('pw@cli.example', 'first password 1'))).status).toBe(200);
+
+    const tooShort = await cliWithInput('short', 'user', 'set-password', '--email', 'pw@cli.example', '--password-stdin');
+    expect(tooShort).toMatchObject({ code: 1, stderr: expect.stringContaining('VALIDATION_ERROR: Invalid password') });
+    const reset = await cliWithInput(
+      'second password 2',
+      'user',
+      'set-password',
+      '--email',
+      'PW@cli.example',
+      '--password-stdin',
+      '--json',
+    );
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(JSON.parse(reset.stdout)).toEqual({
+      user_id: JSON.parse(created.stdout).user_id,
+      workspace_id: JSON.parse(created.stdout).workspace_id,
+    });
+    const [oldPassword, newPassword] = await asService(async (service) => [
+      (await service.signIn('pw@cli.example', 'first password 1')).status,
+      (await service.signIn('pw@cli.example', 'second password 2')).status,
+    ]);
+    expect([oldPassword, newPassword]).toEqual([401, 200]);
   });
 
   it('refuses bad input with a clear message and a non-zero exit', async () => {

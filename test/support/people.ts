@@ -63,7 +63,7 @@ export async function asPerson(
     },
     body: JSON.stringify({ query, variables }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[]; error?: any } };
+  return { status: response.status, body: (await response.json()) as { data?: any; errors?: any; error?: any } };
 }
 
 /** Invites `email` with `role` as `inviter` and accepts the link: the new person's session. */
