@@ -1,10 +1,11 @@
 // Maps domain errors to GraphQL errors once: `extensions.code`, `extensions.http.status` (which REST and MCP
 // reuse) and `extensions.details`. Anything that is not a domain or GraphQL validation error is hidden
-// behind a generic message so that no stack trace, SQL or internal text reaches a client; a unique-index refusal
-// is the one exception, mapped here once to CONFLICT for every write.
+// behind a generic message so that no stack trace, SQL or internal text reaches a client; two database failures
+// are the exceptions, mapped here once for every operation: a unique-index refusal is CONFLICT, and a database
+// that cannot be reached is SERVICE_UNAVAILABLE (503, try again).
 import { GraphQLError } from 'graphql';
 import { DomainError, type ErrorCode } from '../resolvers/shared/errors.js';
-import { uniqueViolation } from '../resolvers/shared/databaseErrors.js';
+import { databaseUnavailable, uniqueViolation } from '../resolvers/shared/databaseErrors.js';
 
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
@@ -72,6 +73,9 @@ export function maskError(error: unknown, onUnexpected: (error: unknown) => void
   if (original instanceof DomainError) return toGraphQLError(original, source);
   const unique = uniqueViolation(original);
   if (unique) return toGraphQLError(conflictOn(unique.fields), source);
+  if (databaseUnavailable(original)) {
+    return toGraphQLError(new DomainError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly'), source);
+  }
   if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
     return error;
   }

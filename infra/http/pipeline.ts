@@ -52,8 +52,17 @@ export function useAuthentication(authenticators: Authenticators, options: { gra
       const state = requestState(request);
       const header = request.headers.get('authorization');
       const sessionToken = header === null && COOKIE_PATHS.some((pattern) => pattern.test(path)) ? sessionTokenOf(request) : null;
+      // The credential could not be checked (the database is away): the caller should try again, not be refused.
+      const unavailable = () =>
+        endResponse(
+          errorResponse(503, 'SERVICE_UNAVAILABLE', 'Credentials could not be checked just now; try again shortly', {
+            requestId: state.requestId,
+            headers: { 'retry-after': '1' },
+          }),
+        );
       if (sessionToken) {
-        const signedIn = await authenticators.sessions(sessionToken);
+        const signedIn = await authenticators.sessions(sessionToken).catch(() => undefined);
+        if (signedIn === undefined) return unavailable();
         if (signedIn) {
           // Another site can make a browser send the cookie, but not this header (it would need CORS, never granted).
           const csrf = request.headers.get(CSRF_HEADER);
@@ -74,7 +83,8 @@ export function useAuthentication(authenticators: Authenticators, options: { gra
       if (PUBLIC_UNDER_PROTECTED.some((pattern) => pattern.test(path))) return;
       if (options.graphiql && isGraphiQLPage(request, path)) return;
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-      const actor = match?.[1] ? await authenticators.keys(match[1]) : null;
+      const actor = match?.[1] ? await authenticators.keys(match[1]).catch(() => undefined) : null;
+      if (actor === undefined) return unavailable();
       if (!actor) {
         endResponse(
           errorResponse(401, 'UNAUTHORIZED', 'Unauthorized', {

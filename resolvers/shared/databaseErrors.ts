@@ -46,3 +46,45 @@ function splitIntoFields(text: string, names: readonly string[]): string[] | nul
   }
   return null;
 }
+
+/** Driver-adapter failure kinds, Prisma codes and node-postgres/socket codes that mean "the database is away". */
+const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNREACHABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+const UNREACHABLE_MESSAGES = /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/;
+
+/**
+ * The database could not be reached or dropped the connection: the request may succeed when it is back, so it
+ * is answered 503 rather than 500 (schema/errors.ts). A transaction cut this way was rolled back by PostgreSQL.
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const candidate = current as {
+      code?: unknown;
+      message?: unknown;
+      meta?: { driverAdapterError?: { cause?: { kind?: string } } };
+      cause?: unknown;
+    };
+    if (UNREACHABLE_KINDS.has(candidate.meta?.driverAdapterError?.cause?.kind ?? '')) return true;
+    if (
+      typeof candidate.code === 'string' &&
+      (UNREACHABLE_PRISMA_CODES.has(candidate.code) || UNREACHABLE_SOCKET_CODES.has(candidate.code))
+    ) {
+      return true;
+    }
+    if (typeof candidate.message === 'string' && UNREACHABLE_MESSAGES.test(candidate.message)) return true;
+    current = candidate.cause;
+  }
+  return false;
+}

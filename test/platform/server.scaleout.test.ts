@@ -3,51 +3,10 @@
 // in its own memory. Redis is reached through a TCP relay owned by the test, so the outage is real for
 // the servers without touching the machine's Redis. Keys in Redis carry a prefix unique to this run.
 import { randomBytes } from 'node:crypto';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificatePaths } from '../../infra/transport/certificate.js';
+import { pingRedis, startRelay, type Relay } from '../support/tcpRelay.js';
 import { httpsFetch, prepareWorkspace, startServer, tempDir, type PreparedWorkspace, type ServerProcess } from '../support/server.js';
-
-type Relay = { port: number; cut(): Promise<void> };
-
-/** Fails with a plain message when the machine's Redis is not there, rather than with a server time-out. */
-function pingRedis(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(6379, '127.0.0.1', () => socket.write('PING\r\n'));
-    socket.once('data', (reply: Buffer) => {
-      socket.destroy();
-      if (reply.toString().startsWith('+PONG')) resolve();
-      else reject(new Error(`Redis at 127.0.0.1:6379 answered ${reply.toString()}`));
-    });
-    socket.once('error', (error) => reject(new Error(`these tests need Redis at 127.0.0.1:6379: ${error.message}`)));
-  });
-}
-
-async function startRedisRelay(): Promise<Relay> {
-  const sockets = new Set<Socket>();
-  const relay: Server = createServer((client) => {
-    const upstream = connect(6379, '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  afterAll(() => relay.close());
-  return {
-    port: (relay.address() as AddressInfo).port,
-    cut: () =>
-      new Promise<void>((resolve) => {
-        relay.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
-}
 
 let first: ServerProcess;
 let second: ServerProcess;
@@ -56,7 +15,7 @@ let relay: Relay;
 
 beforeAll(async () => {
   await pingRedis();
-  relay = await startRedisRelay();
+  relay = await startRelay({ host: '127.0.0.1', port: 6379 });
   const [firstDir, secondDir] = [tempDir('scale-a'), tempDir('scale-b')];
   workspace = await prepareWorkspace(firstDir, [secondDir]);
   const env = {
