@@ -22,6 +22,8 @@ import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } fr
 import { requestState } from '../infra/http/requestState.js';
 import { useProviderCallback } from '../facades/public/whatsapp/callback.js';
 import { useAuthRoutes } from '../facades/auth/routes.js';
+import { useConsolePages } from '../facades/console/pages.js';
+import { useGraphiQLPage } from '../facades/console/graphiql.js';
 import { createEdge, type Edge } from './edge.js';
 import { loadSettings } from '../infra/config/settings.js';
 import type { SessionStore } from '../infra/mcp/sessionStore.js';
@@ -57,7 +59,8 @@ export function createApp(services: Services, options: AppOptions) {
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: options.graphiql ? { title: 'Messaging CRM GraphQL' } : false,
+    // Served by useGraphiQLPage after authentication (facades/console/graphiql.ts).
+    graphiql: false,
     landingPage: false,
     // Yoga's own probe answers 200 without touching the database: kept as a liveness probe; /health is the spec's.
     healthCheckEndpoint: '/livez',
@@ -85,6 +88,7 @@ export function createApp(services: Services, options: AppOptions) {
       useProviderCallback(gateway),
       useCalendarFeedRoute(gateway),
       useAuthentication(authenticators, { graphiql: options.graphiql }),
+      ...(options.graphiql ? [useGraphiQLPage()] : []),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
       useAuthRoutes({ gateway, signIn: edge.signIn }),
@@ -98,6 +102,7 @@ export function createApp(services: Services, options: AppOptions) {
         onUnexpected: (error) => options.logger.error({ err: error }, 'unexpected error in a REST route'),
       }),
       mcp.plugin,
+      useConsolePages(),
       useNotFound(),
     ],
   });

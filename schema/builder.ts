@@ -41,7 +41,10 @@ export const builder = new SchemaBuilder<{
       if (!context.actor) return new DomainError('UNAUTHORIZED', 'Unauthorized');
       const needed = [...new Set(requiredPermissions(result.failure))];
       const scope = needed.join(' or ') || 'a scope';
-      return new DomainError('INSUFFICIENT_SCOPE', `This API key lacks the ${scope} scope`, { required_scope: needed });
+      const message = context.actor.session
+        ? `Your role (${context.actor.session.role}) does not allow this: it needs the ${scope} permission`
+        : `This API key lacks the ${scope} scope`;
+      return new DomainError('INSUFFICIENT_SCOPE', message, { required_scope: needed });
     },
   },
   prisma: {

@@ -54,11 +54,12 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
       before: t.arg.string({ required: false, description: 'An ISO 8601 date-time, or the next_cursor of the previous page.' }),
       assigned_user_id: t.arg.id({ required: false }),
+      customer_id: t.arg.id({ required: false, description: "Only this contact's conversations." }),
     },
     resolve: (_root, args, ctx, info) =>
       listConversations(
         ctx,
-        { ...args, assigned_user_id: args.assigned_user_id?.toString() },
+        { ...args, assigned_user_id: args.assigned_user_id?.toString(), customer_id: args.customer_id?.toString() },
         queryFromInfo({ context: ctx, info, path: ['data'] }),
       ),
   }),

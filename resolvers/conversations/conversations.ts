@@ -44,6 +44,7 @@ const listInput = z.object({
   limit: limit(20),
   before: cursorArgument(decodeBefore, 'must be an ISO 8601 date-time or a next_cursor value'),
   assigned_user_id: uuid.nullish(),
+  customer_id: uuid.nullish(),
 });
 
 export async function listConversations(ctx: Context, input: z.input<typeof listInput>, query: Query = {}) {
@@ -51,6 +52,7 @@ export async function listConversations(ctx: Context, input: z.input<typeof list
   const filter: Prisma.ConversationWhereInput = {
     ...(args.status ? { status: args.status } : {}),
     ...(args.assigned_user_id ? { assigned_user_id: args.assigned_user_id } : {}),
+    ...(args.customer_id ? { customer_id: args.customer_id } : {}),
   };
   return page(ctx, filter, args, query);
 }

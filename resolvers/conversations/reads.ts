@@ -16,7 +16,7 @@ const perRequest = new WeakMap<Context, Map<string, Promise<ReadState>>>();
 export function readState(ctx: Context, conversationId: string): Promise<ReadState> {
   const { userId } = requireActor(ctx);
   let known = perRequest.get(ctx);
-  if (!known) perRequest.set(ctx, (known = new Map()));
+  if (!known) perRequest.set(ctx, (known = new Map<string, Promise<ReadState>>()));
   let state = known.get(conversationId);
   if (!state) {
     state = ctx.prisma

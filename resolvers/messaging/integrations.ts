@@ -211,14 +211,20 @@ export function integrationVerifyToken(ctx: Context, integration: { credentials:
 }
 
 /** Connects a number from the console: the signed-in person's workspace. */
-export function connectIntegration(ctx: Context, raw: Omit<z.input<typeof createInput>, 'provider' | 'workspaceId'> & { provider: string }) {
+export function connectIntegration(
+  ctx: Context,
+  raw: Omit<z.input<typeof createInput>, 'provider' | 'workspaceId'> & { provider: string },
+) {
   return createIntegration(ctx, { ...raw, workspaceId: requireActor(ctx).workspaceId });
 }
 
 /** Stops using an integration: no sends through it, its callbacks are refused; its history stays. */
 export async function disconnectIntegration(ctx: Context, id: string, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
-  const integration = await ctx.prisma.integration.findFirst({ where: { id: parseInput(uuid, id), company_id: workspaceId }, select: { id: true } });
+  const integration = await ctx.prisma.integration.findFirst({
+    where: { id: parseInput(uuid, id), company_id: workspaceId },
+    select: { id: true },
+  });
   if (!integration) throw notFound('Integration');
   return ctx.prisma.integration.update({ ...query, where: { id: integration.id }, data: { status: 'disconnected' } });
 }

@@ -45,7 +45,7 @@ describe('resources', () => {
         id: ws.user_id,
         name: null,
         email: expect.stringContaining('@example.com'),
-        role: 'admin',
+        role: 'owner',
         status: 'active',
         createdAt: expect.stringMatching(ISO),
       },

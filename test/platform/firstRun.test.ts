@@ -69,7 +69,11 @@ describe('first run in the browser', { timeout: 180_000 }, () => {
       { cookie, 'x-csrf-token': owner.csrf_token },
     );
     const apiKey = JSON.parse(created.body).data.apiKeyCreate.api_key as string;
-    const contacts = await httpsFetch(second.port, '/api/v1/contacts', { caFile, host: 'localhost', headers: { authorization: `Bearer ${apiKey}` } });
+    const contacts = await httpsFetch(second.port, '/api/v1/contacts', {
+      caFile,
+      host: 'localhost',
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     expect(contacts.status).toBe(200);
 
     const reused = await post(second, '/auth/setup', {

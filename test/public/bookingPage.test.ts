@@ -405,8 +405,16 @@ describe('workspace isolation', () => {
       'bookingPageSlots',
       'calendarFeed',
       'health',
+      // People's sign-in and first run (schema/people.ts): open to anyone, each checks its own credential or session.
+      'invitationAccept',
+      'passwordChange',
       'providerCallbackChallenge',
       'providerCallbackReceive',
+      'setUp',
+      'setupRequired',
+      'signIn',
+      'signOut',
+      'viewer',
     ]);
   });
 });

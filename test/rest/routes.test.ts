@@ -33,7 +33,7 @@ describe('REST routes answer in the spec’s schema form', () => {
     expect(Array.isArray(body)).toBe(true);
     expect(body).toHaveLength(1);
     expect(sorted(Object.keys(body[0]))).toEqual(sorted(SPEC_FIELDS.user));
-    expect(body[0]).toMatchObject({ id: seed.workspace.user_id, status: 'active', role: 'admin' });
+    expect(body[0]).toMatchObject({ id: seed.workspace.user_id, status: 'active', role: 'owner' });
     expect(body[0].createdAt).toMatch(UTC_DATE_TIME);
   });
 

@@ -19,11 +19,15 @@ const CHROMIUM_FLAGS = [
 
 export type BrowserSession = { origin: string; browser: Browser; close(): Promise<void> };
 
-export async function openBrowserOn(harness: Harness): Promise<BrowserSession> {
+export function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+}
+
+export async function openBrowserOn(harness: Harness): Promise<BrowserSession> {
+  const browser = await launchChromium();
   const server = createServer(harness.app.yoga);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     browser,

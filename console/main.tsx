@@ -1,0 +1,125 @@
+// The console: the service's own web app for people (inbox, contacts, settings), served at / by
+// facades/console/pages.ts and bundled by scripts/build.mjs. It signs people in through /auth and then uses only
+// the public GraphQL API and its subscriptions.
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { Provider } from '@urql/preact';
+import { client } from './client.js';
+import type { JSX } from 'preact';
+import { canManage, loadSession, session, setupRequired, signOut, type Permission } from './session.js';
+import { InvitePage, SetupPage, SignInPage } from './pages/auth.js';
+import { InboxPage } from './pages/inbox.js';
+import { ContactsPage } from './pages/contacts.js';
+import { ApiKeysPage } from './pages/apiKeys.js';
+import { WebhooksPage } from './pages/webhooks.js';
+import { TeamPage } from './pages/team.js';
+import { IntegrationsPage } from './pages/integrations.js';
+import { AccountPage } from './pages/account.js';
+
+function NavLink({ href, children }: { href: string; children: string }) {
+  const { path } = useLocation();
+  const current = path === href || (href !== '/' && path.startsWith(`${href}/`)) || (href === '/inbox' && path === '/');
+  return (
+    <a href={href} aria-current={current ? 'page' : undefined}>
+      {children}
+    </a>
+  );
+}
+
+function Layout() {
+  const current = session.value;
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <span class="brand">{current?.workspace.name ?? 'Messaging CRM'}</span>
+        <nav aria-label="Main">
+          <NavLink href="/inbox">Inbox</NavLink>
+          <NavLink href="/contacts">Contacts</NavLink>
+          {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
+          {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
+          {canManage(current, 'team') ? <NavLink href="/settings/team">Team</NavLink> : null}
+          {canManage(current, 'integrations') ? <NavLink href="/settings/integrations">Integrations</NavLink> : null}
+          <NavLink href="/settings/account">Account</NavLink>
+          <a href="/graphql" target="_blank" rel="noopener">
+            GraphiQL
+          </a>
+        </nav>
+        <button type="button" class="link" onClick={() => void signOut()}>
+          Sign out {current?.user.name ?? current?.user.email}
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Router>
+          <Route path="/" component={InboxPage} />
+          <Route path="/inbox" component={InboxPage} />
+          <Route path="/inbox/:id" component={InboxPage} />
+          <Route path="/contacts" component={ContactsPage} />
+          <Route path="/contacts/:id" component={ContactsPage} />
+          <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
+          <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />
+          <Route path="/settings/webhooks/:id" component={managedBy('webhooks', WebhooksPage)} />
+          <Route path="/settings/team" component={managedBy('team', TeamPage)} />
+          <Route path="/settings/integrations" component={managedBy('integrations', IntegrationsPage)} />
+          <Route path="/settings/account" component={AccountPage} />
+          <Route default component={NotFound} />
+        </Router>
+      </main>
+    </div>
+  );
+}
+
+const MANAGED: Record<Permission, string> = { keys: 'API keys', webhooks: 'webhooks', team: 'the team', integrations: 'integrations' };
+
+/** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */
+function managedBy(permission: Permission, Page: () => JSX.Element) {
+  return function Managed() {
+    return canManage(session.value, permission) ? (
+      <Page />
+    ) : (
+      <p role="alert">
+        Only owners and admins manage {MANAGED[permission]}; your role is {session.value?.user.role ?? 'unknown'}.
+      </p>
+    );
+  };
+}
+
+function NotFound() {
+  return (
+    <p>
+      This page does not exist. <a href="/inbox">Go to the inbox</a>.
+    </p>
+  );
+}
+
+/** Without a session: the setup page, an invitation, or sign-in; the links' tokens are in the URL fragment. */
+function SignedOut() {
+  const { path } = useLocation();
+  if (path === '/setup' || (setupRequired.value && path !== '/invite')) return <SetupPage />;
+  if (path === '/invite') return <InvitePage />;
+  return <SignInPage />;
+}
+
+function App() {
+  useEffect(() => {
+    void loadSession();
+  }, []);
+  if (session.value === undefined) return <p class="loading">Loading the console…</p>;
+  return session.value === null ? (
+    <SignedOut />
+  ) : (
+    <Provider value={client}>
+      <Layout />
+    </Provider>
+  );
+}
+
+render(
+  <LocationProvider>
+    <App />
+  </LocationProvider>,
+  document.getElementById('app')!,
+);

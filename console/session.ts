@@ -1,0 +1,76 @@
+// The signed-in person, as /auth answers it (facades/auth/routes.ts). The session token lives in an HttpOnly cookie
+// the console never sees; the CSRF token it must send back on every GraphQL write is kept here.
+import { signal } from '@preact/signals';
+
+export type Session = {
+  user: { id: string; name: string | null; email: string; role: string | null };
+  workspace: { id: string; name: string };
+  scopes: string[];
+  csrf_token: string;
+};
+
+export type ApiError = { code: string; message: string; details?: Record<string, unknown>; request_id?: string };
+
+export class AuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: ApiError,
+  ) {
+    super(error.message);
+  }
+}
+
+/** undefined while loading; null when signed out. */
+export const session = signal<Session | null | undefined>(undefined);
+/** True when the service has no workspace yet: the setup link printed by `npm start` is the way in. */
+export const setupRequired = signal(false);
+
+export function csrfToken(): string {
+  return session.value?.csrf_token ?? '';
+}
+
+export type Permission = 'keys' | 'team' | 'integrations' | 'webhooks';
+
+export function canManage(current: Session | null | undefined, permission: Permission): boolean {
+  return current?.scopes.includes(permission) ?? false;
+}
+
+async function answer(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const body = (await response.json()) as { error?: ApiError };
+  if (!response.ok) throw new AuthError(response.status, body.error ?? { code: 'INTERNAL', message: response.statusText });
+  return body;
+}
+
+export async function loadSession(): Promise<void> {
+  const response = await fetch('/auth/session', { credentials: 'same-origin' });
+  if (response.status === 401) {
+    const body = (await response.json()) as { error: ApiError };
+    setupRequired.value = body.error.details?.['setup_required'] === true;
+    session.value = null;
+    return;
+  }
+  session.value = (await answer(response)) as Session;
+}
+
+async function post(path: string, body: unknown): Promise<unknown> {
+  return answer(
+    await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+/** Sign-in, setup and invitation acceptance all answer the new session. */
+export async function openSession(path: '/auth/sign-in' | '/auth/setup' | '/auth/invitations/accept', body: unknown): Promise<void> {
+  session.value = (await post(path, body)) as Session;
+  setupRequired.value = false;
+}
+
+export async function signOut(): Promise<void> {
+  await post('/auth/sign-out', {});
+  session.value = null;
+}

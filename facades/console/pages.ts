@@ -1,0 +1,76 @@
+// The console (console/, built into dist/console by scripts/build.mjs): its page at / and at each of its client
+// routes, and its script and stylesheet under /console/. Everything is served from this origin under a strict
+// Content-Security-Policy: no inline script, no CDN, no external font. The page itself is public; the console
+// signs people in through /auth and then speaks GraphQL with their session cookie.
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { Plugin } from 'graphql-yoga';
+import { projectPath } from '../../infra/paths.js';
+
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** The console's client routes: each answers the same page, whose router shows the right view. */
+const PAGE_PATHS = [/^\/$/, /^\/(inbox|contacts)(\/[^/]+)?$/, /^\/settings\/[a-z-]+(\/[^/]+)?$/, /^\/(setup|invite|sign-in)$/];
+const ASSET_PATH = /^\/console\/(app\.js|app-styles\.css)(\.map)?$/;
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+};
+
+const files = new Map<string, Promise<string | null>>();
+
+/** Files are read once: a build replaces them only with a restart. */
+function builtFile(name: string): Promise<string | null> {
+  let file = files.get(name);
+  if (!file) {
+    file = readFile(projectPath('dist', 'console', name), 'utf8').catch(() => null);
+    files.set(name, file);
+  }
+  return file;
+}
+
+function served(body: string, name: string, cache: string): Response {
+  return new Response(body, {
+    headers: {
+      'content-type': CONTENT_TYPES[extname(name)] ?? 'application/octet-stream',
+      'content-security-policy': CONSOLE_CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'cache-control': cache,
+    },
+  });
+}
+
+const NOT_BUILT = 'The console is not built: run `npm run build` (npm start does it).';
+
+export function useConsolePages(): Plugin {
+  return {
+    async onRequest({ request, url, endResponse }) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const asset = ASSET_PATH.exec(url.pathname);
+      const name = asset ? `${asset[1]}${asset[2] ?? ''}` : PAGE_PATHS.some((path) => path.test(url.pathname)) ? 'index.html' : null;
+      if (!name) return;
+      const body = await builtFile(name);
+      if (!body) {
+        endResponse(new Response(NOT_BUILT, { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' } }));
+        return;
+      }
+      // The page names the current build's files, so it is always revalidated; the files are revalidated too, as
+      // their names do not change between builds.
+      endResponse(served(body, name, 'no-cache'));
+    },
+  };
+}
