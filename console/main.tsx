@@ -16,6 +16,7 @@ import { WebhooksPage } from './pages/webhooks.js';
 import { TeamPage } from './pages/team.js';
 import { IntegrationsPage } from './pages/integrations.js';
 import { AccountPage } from './pages/account.js';
+import { AgentPage } from './pages/agent.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -43,6 +44,7 @@ function Layout() {
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
           {canManage(current, 'team') ? <NavLink href="/settings/team">Team</NavLink> : null}
           {canManage(current, 'integrations') ? <NavLink href="/settings/integrations">Integrations</NavLink> : null}
+          {canManage(current, 'agent') ? <NavLink href="/settings/agent">AI agent</NavLink> : null}
           <NavLink href="/settings/account">Account</NavLink>
           <a href="/graphql" target="_blank" rel="noopener">
             GraphiQL
@@ -64,6 +66,7 @@ function Layout() {
           <Route path="/settings/webhooks/:id" component={managedBy('webhooks', WebhooksPage)} />
           <Route path="/settings/team" component={managedBy('team', TeamPage)} />
           <Route path="/settings/integrations" component={managedBy('integrations', IntegrationsPage)} />
+          <Route path="/settings/agent" component={managedBy('agent', AgentPage)} />
           <Route path="/settings/account" component={AccountPage} />
           <Route default component={NotFound} />
         </Router>
@@ -72,7 +75,13 @@ function Layout() {
   );
 }
 
-const MANAGED: Record<Permission, string> = { keys: 'API keys', webhooks: 'webhooks', team: 'the team', integrations: 'integrations' };
+const MANAGED: Record<Permission, string> = {
+  keys: 'API keys',
+  webhooks: 'webhooks',
+  team: 'the team',
+  integrations: 'integrations',
+  agent: 'the AI agent',
+};
 
 /** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */
 function managedBy(permission: Permission, Page: () => JSX.Element) {

@@ -279,6 +279,8 @@ function Conversation({ id, users, onBack, onChange }: { id: string; users: User
   const [reopening, reopen] = useMutation(REOPEN);
   const [noting, addNote] = useMutation(ADD_NOTE);
   const [note, setNote] = useState('');
+  // The switch shows the person's choice at once, not the stored value, while the change is on its way.
+  const [switching, setSwitching] = useState<boolean | null>(null);
   const live = (_previous: unknown, event: unknown) => {
     refetch();
     return event;
@@ -339,8 +341,16 @@ function Conversation({ id, users, onBack, onChange }: { id: string; users: User
             <input
               type="checkbox"
               role="switch"
-              checked={conversation.service_enabled}
-              onChange={(event) => void update({ id, service_enabled: event.currentTarget.checked })}
+              checked={switching ?? conversation.service_enabled}
+              aria-checked={switching ?? conversation.service_enabled}
+              onChange={(event) => {
+                const wanted = event.currentTarget.checked;
+                setSwitching(wanted);
+                void update({ id, service_enabled: wanted }).then(() => {
+                  setSwitching(null);
+                  refetch();
+                });
+              }}
             />
             AI agent answers
           </label>

@@ -17,11 +17,15 @@ import { invitePerson, ownerSession, PASSWORD } from '../support/people.js';
 import { seedConversation } from '../support/conversations.js';
 import { startReceiver, LOCAL_RECEIVER_HOSTS } from '../support/webhookReceiver.js';
 import { takeTurnsWithOtherWorkerFiles, testDeliveryOptions } from '../support/webhooks.js';
+import { AGENT_WORKER_LOCK, FAST_AGENT_OPTIONS } from '../support/agent.js';
+import { startAgentWorker } from '../../workers/agent/worker.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { startDeliveryWorker } from '../../workers/webhooks/worker.js';
 import { createLogger } from '../../infra/observability/logger.js';
 
+// This file runs a webhook delivery worker and an AI agent worker, each in one test.
 takeTurnsWithOtherWorkerFiles();
+takeTurnsWithOtherWorkerFiles(AGENT_WORKER_LOCK);
 const world = await openMessagingWorld('sandbox', { webhookTargets: createTargetGuard({ allowedHosts: LOCAL_RECEIVER_HOSTS }) });
 const h = world.harness;
 // Screenshots go to docs/console when SCREENSHOTS=docs/console (to refresh the README's), else to a temporary folder.
@@ -225,6 +229,7 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
         ['/settings/webhooks', 'Webhooks'],
         ['/settings/team', 'Team'],
         ['/settings/integrations', 'Integrations'],
+        ['/settings/agent', 'AI agent'],
         ['/settings/account', 'Account'],
       ] as const) {
         // Pages hold subscriptions open, so the network never goes idle: wait for the page's query instead.
@@ -275,6 +280,52 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await page.reload();
     await page.getByLabel(`Role of ${email}`).selectOption('member');
     await expect.poll(async () => (await h.db.prisma.user.findFirstOrThrow({ where: { email } })).role).toBe('member');
+    expect(problems).toEqual([]);
+  });
+
+  it('sets the AI agent up in Settings, switches it on for a conversation, and shows its answer with the run beside it', async () => {
+    await h.graphql(
+      workspace.apiKey,
+      'mutation { knowledgeDocumentCreate(title: "Opening hours", content: "Our opening hours: Monday to Friday, 9:00 to 18:00.") { id } }',
+    );
+    const worker = startAgentWorker(h.services, FAST_AGENT_OPTIONS, createLogger('silent'));
+    onTestFinished(() => worker.stop());
+    const { page, problems } = await signedIn(1440, '/settings/agent');
+    await page.getByLabel('Greeting (said once, before the first answer)').fill('Hello, this is the shop assistant.');
+    await page.getByLabel('Hand-off keywords (comma-separated)').fill('human, agent please');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const settings = await h.graphql<{ agentSettings: { kind: string; greeting: string; handoff_keywords: string[] } }>(
+      workspace.apiKey,
+      '{ agentSettings { kind greeting handoff_keywords } }',
+    );
+    expect(settings.body.data?.agentSettings).toEqual({
+      kind: 'knowledge',
+      greeting: 'Hello, this is the shop assistant.',
+      handoff_keywords: ['human', 'agent please'],
+    });
+
+    const from = digits();
+    await world.webhook(inboundPayload(workspace.phoneNumberId, { from, name: 'Dora Agent', text: 'Hi there' }), workspace.appSecret);
+    await page.goto(`${session.origin}/inbox`);
+    await page.getByTestId('conversation-row').filter({ hasText: 'Dora Agent' }).click();
+    const agentSwitch = page.getByRole('switch', { name: 'AI agent answers' });
+    await agentSwitch.click();
+    await expect.poll(() => agentSwitch.isChecked()).toBe(true);
+    await expect
+      .poll(() => h.db.prisma.conversation.count({ where: { company_id: workspace.workspaceId, service_enabled: true } }))
+      .toBe(1);
+    await world.webhook(
+      inboundPayload(workspace.phoneNumberId, { from, name: 'Dora Agent', text: 'What are your opening hours?' }),
+      workspace.appSecret,
+    );
+
+    const answer = page.getByTestId('message').filter({ hasText: 'Monday to Friday, 9:00 to 18:00' });
+    await answer.waitFor({ timeout: 20_000 });
+    expect(await answer.innerText()).toContain('AI agent');
+    await answer.getByTestId('agent-run').locator('summary').click();
+    expect(await answer.getByTestId('agent-run').innerText()).toContain('Opening hours');
+    await page.screenshot({ path: join(SCREENSHOTS, 'agent-reply-1440.png') });
     expect(problems).toEqual([]);
   });
 
