@@ -1,6 +1,7 @@
 // Message templates of the workspace's messaging integration, as the provider's business account holds
 // them: Template, TemplateComponent and the {templates, total} list with its query.
 import { builder } from './builder.js';
+import { SPEC_OPTIONAL } from './specOptional.js';
 import { listTemplates } from '../resolvers/messaging/templates.js';
 import type { Template, TemplateButton, TemplateComponent } from '../adapters/providers/types.js';
 
@@ -8,8 +9,8 @@ const TemplateButtonRef = builder.objectRef<TemplateButton>('TemplateButton').im
   fields: (t) => ({
     type: t.exposeString('type', { description: 'PHONE_NUMBER, URL, QUICK_REPLY, ...' }),
     text: t.exposeString('text'),
-    phone_number: t.exposeString('phone_number', { nullable: true }),
-    url: t.exposeString('url', { nullable: true }),
+    phone_number: t.exposeString('phone_number', { nullable: true, ...SPEC_OPTIONAL }),
+    url: t.exposeString('url', { nullable: true, ...SPEC_OPTIONAL }),
   }),
 });
 
@@ -18,17 +19,20 @@ const TemplateComponentRef = builder.objectRef<TemplateComponent>('TemplateCompo
     type: t.exposeString('type', { description: 'HEADER, BODY, FOOTER or BUTTONS.' }),
     text: t.string({
       nullable: true,
+      ...SPEC_OPTIONAL,
       description: 'May contain {{n}} placeholders.',
       resolve: (component) => ('text' in component ? (component.text ?? null) : null),
     }),
     format: t.string({
       nullable: true,
+      ...SPEC_OPTIONAL,
       description: 'HEADER only: TEXT, IMAGE, VIDEO or DOCUMENT.',
       resolve: (component) => (component.type === 'HEADER' ? component.format : null),
     }),
     buttons: t.field({
       type: [TemplateButtonRef],
       nullable: true,
+      ...SPEC_OPTIONAL,
       description: 'BUTTONS only.',
       resolve: (component) => (component.type === 'BUTTONS' ? component.buttons : null),
     }),
@@ -51,8 +55,13 @@ const TemplateRef = builder.objectRef<Template>('Template').implement({
     category: t.exposeString('category', { description: 'MARKETING, UTILITY or AUTHENTICATION.' }),
     language: t.exposeString('language'),
     components: t.field({ type: [TemplateComponentRef], resolve: (template) => template.components }),
-    quality_score: t.field({ type: TemplateQualityScore, nullable: true, resolve: (template) => template.quality_score ?? null }),
-    rejected_reason: t.exposeString('rejected_reason', { nullable: true }),
+    quality_score: t.field({
+      type: TemplateQualityScore,
+      nullable: true,
+      ...SPEC_OPTIONAL,
+      resolve: (template) => template.quality_score ?? null,
+    }),
+    rejected_reason: t.exposeString('rejected_reason', { nullable: true, ...SPEC_OPTIONAL }),
   }),
 });
 

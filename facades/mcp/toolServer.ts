@@ -23,6 +23,7 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { invalid } from '../../resolvers/shared/errors.js';
 import { inPlace, variableProperties } from '../../schema/variables.js';
 import type { Gateway } from '../core/gateway.js';
+import { specForm } from '../core/optionalFields.js';
 import { prepareOperation } from '../core/operations.js';
 import { domainFailure, executionFailure, type Failure } from '../core/executionFailure.js';
 import type { FacadeEntry, ToolKind } from '../core/table.js';
@@ -39,8 +40,8 @@ export type PreparedTool = {
   operationName: string;
   /** The names a call may give: the operation's variables. */
   variables: ReadonlySet<string>;
-  /** The response key of the operation's one root field, whose value is the tool's result. */
-  field: string;
+  /** The tool's result from the operation's data: its one root field's value, in the spec's JSON form. */
+  answer: (data: Record<string, unknown>) => unknown;
 };
 
 export function prepareTools(table: readonly FacadeEntry[], schema: GraphQLSchema): Map<string, PreparedTool> {
@@ -59,7 +60,7 @@ export function prepareTools(table: readonly FacadeEntry[], schema: GraphQLSchem
       document: operation.document,
       operationName: name,
       variables: new Set(operation.variables.map((variable) => variable.name)),
-      field: operation.responseKey,
+      answer: (data) => specForm(operation, data[operation.responseKey]),
     });
   }
   return tools;
@@ -107,7 +108,7 @@ export function createToolServer(tools: Map<string, PreparedTool>, gateway: Gate
     const execution = await gateway.execute({ request, document: tool.document, operationName: tool.operationName, variables });
     const failure = executionFailure(execution);
     if (failure) return errorResult(failure, requestId);
-    return result((execution.data as Record<string, unknown>)[tool.field]);
+    return result(tool.answer(execution.data as Record<string, unknown>));
   });
   return server;
 }

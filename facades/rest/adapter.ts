@@ -39,6 +39,7 @@ import { acceptsGuideForm, GUIDE_MEDIA_TYPE, toGuideForm } from './guideForm.js'
 import { readVariables, type RoutedRequest } from './input.js';
 import { bySpecificity, sofaPath } from './paths.js';
 import { REST_BASE_PATH, type BoundRoute } from './routes.js';
+import { specForm } from '../core/optionalFields.js';
 
 export type RestRouterOptions = {
   gateway: Gateway;
@@ -98,7 +99,7 @@ export function createRestRouter(options: RestRouterOptions) {
     });
     const failure = executionFailure(result);
     if (failure) return { failure };
-    const value = (result.data as Record<string, unknown>)[operation.responseKey];
+    const value = specForm(operation, (result.data as Record<string, unknown>)[operation.responseKey]);
     if (value === null || value === undefined) return { failure: NOT_FOUND };
     if (!bound.guide) return { value };
     call.headers['vary'] = 'Accept';

@@ -11,7 +11,8 @@ import { inputInnerSchema, isRequired, variableProperties, type JsonSchema } fro
 import { prepareOperation } from '../core/operations.js';
 import { readsBody } from '../core/table.js';
 import { GUIDE_MEDIA_TYPE } from './guideForm.js';
-import { Components, OutputSchemas, rootNode, selectedFields } from './outputSchema.js';
+import { Components, OutputSchemas, rootNode } from './outputSchema.js';
+import { selectedFields } from '../core/selection.js';
 import { REST_BASE_PATH, type BoundRoute } from './routes.js';
 
 type OpenApiDocument = { openapi: '3.1.0'; paths: Record<string, Record<string, unknown>>; [key: string]: unknown };

@@ -8,15 +8,15 @@ import {
   isListType,
   isNonNullType,
   isObjectType,
-  Kind,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLLeafType,
   type GraphQLOutputType,
-  type SelectionSetNode,
 } from 'graphql';
 import { described, leafSchema, nullable, type JsonSchema, type Register } from '../../schema/variables.js';
+import { isSpecOptional } from '../../schema/specOptional.js';
 import type { PreparedOperation } from '../core/operations.js';
+import { fragmentsOf, selectedFields } from '../core/selection.js';
 
 /** Component schemas by GraphQL type name; a type selected differently elsewhere gets a numbered name. */
 export class Components {
@@ -32,15 +32,6 @@ export class Components {
   };
 }
 
-/** The fields a selection set selects, with the operation's fragments spread in place. */
-export function selectedFields(set: SelectionSetNode | undefined, fragments: ReadonlyMap<string, FragmentDefinitionNode>): FieldNode[] {
-  return (set?.selections ?? []).flatMap((selection) => {
-    if (selection.kind === Kind.FIELD) return [selection];
-    const spread = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value)?.selectionSet : selection.selectionSet;
-    return selectedFields(spread, fragments);
-  });
-}
-
 /** A GraphQL output type as a selection picks it: every selected field required, null where GraphQL allows
  * it, nothing else allowed. */
 export class OutputSchemas {
@@ -50,11 +41,7 @@ export class OutputSchemas {
     operation: PreparedOperation,
     private readonly components: Components,
   ) {
-    this.fragments = new Map(
-      operation.document.definitions
-        .filter((node): node is FragmentDefinitionNode => node.kind === Kind.FRAGMENT_DEFINITION)
-        .map((fragment) => [fragment.name.value, fragment]),
-    );
+    this.fragments = fragmentsOf(operation.document);
   }
 
   of(type: GraphQLOutputType, node: FieldNode): JsonSchema {
@@ -67,15 +54,23 @@ export class OutputSchemas {
     if (isObjectType(type)) {
       const fields = type.getFields();
       const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
       for (const selection of selectedFields(node.selectionSet, this.fragments)) {
         const field = fields[selection.name.value]!;
-        properties[selection.alias?.value ?? field.name] = described(this.of(field.type, selection), field.description);
+        const key = selection.alias?.value ?? field.name;
+        // A field the spec lists as optional is absent, never null, in the spec's JSON form (facades/core/optionalFields.ts).
+        const optional = isSpecOptional(field);
+        const schema = optional
+          ? this.inner(isNonNullType(field.type) ? field.type.ofType : field.type, selection)
+          : this.of(field.type, selection);
+        properties[key] = described(schema, field.description);
+        if (!optional) required.push(key);
       }
       return this.components.register(type.name, {
         type: 'object',
         ...(type.description ? { description: type.description } : {}),
         properties,
-        required: Object.keys(properties),
+        required,
         additionalProperties: false,
       });
     }

@@ -226,6 +226,12 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     expect(approved['total']).toBe(approved['templates'].length);
     const template = approved['templates'].find((candidate: { name: string }) => candidate.name === 'order_confirmation');
     expect(template).toMatchObject({ status: 'APPROVED', language: 'en_US' });
+    // As on REST, optional fields without a value are left out rather than null.
+    expect(template.components.find((component: { type: string }) => component.type === 'BODY')).toEqual({
+      type: 'BODY',
+      text: 'Hi {{1}}, thank you for your order! It will ship on {{2}}.',
+    });
+    expect(template).not.toHaveProperty('rejected_reason');
     const viaTemplate = await ok(client, 'messages_send', {
       conversation_id: stale.id,
       template: { name: 'order_confirmation', language: 'en_US', parameters: ['#7', 'Hedy', 'Monday'] },

@@ -91,6 +91,35 @@ describe('GET templates', () => {
     expect(body.templates.length).toBeGreaterThan(0);
   });
 
+  it('leaves out the fields the spec lists as optional when they have no value, as its schema form requires (GraphQL keeps the nulls)', async () => {
+    const body = await (await h.fetch('/api/v1/templates', { key: ws.api_key })).json();
+    const nulls: string[] = [];
+    for (const template of body.templates) {
+      for (const [key, value] of Object.entries(template)) if (value === null) nulls.push(`${template.name}.${key}`);
+      for (const component of template.components) {
+        for (const [key, value] of Object.entries(component)) if (value === null) nulls.push(`${template.name}.${component.type}.${key}`);
+        for (const button of component.buttons ?? []) {
+          for (const [key, value] of Object.entries(button)) if (value === null) nulls.push(`${template.name}.button.${key}`);
+        }
+      }
+    }
+    expect(nulls).toEqual([]);
+    const confirmation = body.templates.find(
+      (template: { name: string; language: string }) => template.name === 'order_confirmation' && template.language === 'en_US',
+    );
+    expect(Object.keys(confirmation).sort()).toEqual(['category', 'components', 'id', 'language', 'name', 'quality_score', 'status']);
+    expect(confirmation.components.map((component: object) => Object.keys(component).sort())).toEqual([
+      ['format', 'text', 'type'],
+      ['text', 'type'],
+      ['text', 'type'],
+      ['buttons', 'type'],
+    ]);
+    expect(confirmation.components[3].buttons).toEqual([
+      { type: 'URL', text: 'Track order', url: 'https://shop.example.com/orders' },
+      { type: 'PHONE_NUMBER', text: 'Call support', phone_number: '+15550100000' },
+    ]);
+  });
+
   it("filters by the guides' lowercase status on /api/v1/templates", async () => {
     const body = await (await h.fetch('/api/v1/templates?status=approved', { key: ws.api_key })).json();
     expect(body.templates.length).toBeGreaterThan(0);
