@@ -332,6 +332,12 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Bou
         'Errors always have the form `{"error": {"code", "message", "details?", "request_id"}}`.',
       ].join('\n\n'),
     },
+    // The document is the same for every deployment (it is checked in), so it names the address `npm start`
+    // serves; a relative entry lets clients that load it from a deployment call that deployment.
+    servers: [
+      { url: '/', description: 'The deployment this document was loaded from.' },
+      { url: 'https://localhost:3000', description: 'A local `npm start` (self-signed certificate in DATA_DIR/tls).' },
+    ],
     tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags: string[] }).tags)))].map(
       (name) => ({ name }),
     ),
