@@ -126,6 +126,24 @@ export function StatusTicks({ status }: { status: string }) {
   );
 }
 
+/** A labelled table of records; an empty column name is an actions column, named for screen readers only. */
+export function ListTable({ label, columns, children }: { label: string; columns: readonly string[]; children: ComponentChildren }) {
+  return (
+    <table class="list" aria-label={label}>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th scope="col" key={column}>
+              {column || <span class="visually-hidden">Actions</span>}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
 export function Page({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
   return (
     <section class="page" aria-labelledby="page-title">

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { session } from '../session.js';
-import { Button, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues } from '../ui.js';
+import { Button, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues, ListTable } from '../ui.js';
 
 /** The scopes of people's sessions that are not key scopes: managing keys, the team and integrations. */
 const SESSION_ONLY = new Set(['keys', 'team', 'integrations']);
@@ -86,55 +86,40 @@ export function ApiKeysPage() {
       </form>
       {created ? <ShownOnce label="Your new API key." value={created} /> : null}
       <ErrorNote error={listed.error ?? revoking.error} />
-      <table class="list" aria-label="API keys">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Created by</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
+      <ListTable label="API keys" columns={['Name', 'Key', 'Scopes', 'Created by', 'Created', 'Last used', '']}>
+        {listed.data?.apiKeys.map((key) => (
+          <tr key={key.id} class={key.revoked_at ? 'revoked' : ''}>
+            <td>{key.name}</td>
+            <td>
+              <code>{key.prefix}…</code>
+            </td>
+            <td>{key.scopes.join(', ')}</td>
+            <td>{key.creator ? (key.creator.name ?? key.creator.email) : 'Workspace owner'}</td>
+            <td>
+              <Time value={key.created_at} />
+            </td>
+            <td>
+              <Time value={key.last_used_at} />
+            </td>
+            <td>
+              {key.revoked_at ? (
+                <span>
+                  Revoked <Time value={key.revoked_at} />
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  onClick={() => {
+                    if (confirm(`Revoke “${key.name}”? Calls with it stop working at once.`)) void revoke({ id: key.id }).then(refetch);
+                  }}
+                >
+                  Revoke
+                </button>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {listed.data?.apiKeys.map((key) => (
-            <tr key={key.id} class={key.revoked_at ? 'revoked' : ''}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.prefix}…</code>
-              </td>
-              <td>{key.scopes.join(', ')}</td>
-              <td>{key.creator ? (key.creator.name ?? key.creator.email) : 'Workspace owner'}</td>
-              <td>
-                <Time value={key.created_at} />
-              </td>
-              <td>
-                <Time value={key.last_used_at} />
-              </td>
-              <td>
-                {key.revoked_at ? (
-                  <span>
-                    Revoked <Time value={key.revoked_at} />
-                  </span>
-                ) : (
-                  <button
-                    type="button"
-                    onClick={() => {
-                      if (confirm(`Revoke “${key.name}”? Calls with it stop working at once.`)) void revoke({ id: key.id }).then(refetch);
-                    }}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
     </Page>
   );
 }

@@ -2,7 +2,7 @@
 // app settings, connecting a number, disconnecting, and the templates the provider has.
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, ErrorNote, Field, Page, Time, formValues } from '../ui.js';
+import { Button, ErrorNote, Field, Page, Time, formValues, ListTable } from '../ui.js';
 
 type Integration = {
   id: string;
@@ -119,26 +119,16 @@ export function IntegrationsPage() {
         </Button>
       </form>
       <h2>Templates</h2>
-      <table class="list" aria-label="Templates">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Language</th>
-            <th scope="col">Category</th>
-            <th scope="col">Status</th>
+      <ListTable label="Templates" columns={['Name', 'Language', 'Category', 'Status']}>
+        {listed.data?.templates.templates.map((template) => (
+          <tr key={template.id}>
+            <td>{template.name}</td>
+            <td>{template.language}</td>
+            <td>{template.category}</td>
+            <td>{template.status}</td>
           </tr>
-        </thead>
-        <tbody>
-          {listed.data?.templates.templates.map((template) => (
-            <tr key={template.id}>
-              <td>{template.name}</td>
-              <td>{template.language}</td>
-              <td>{template.category}</td>
-              <td>{template.status}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
     </Page>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { session } from '../session.js';
-import { Button, ErrorNote, Field, Page, ShownOnce, Time, formValues } from '../ui.js';
+import { Button, ErrorNote, Field, Page, ShownOnce, Time, formValues, ListTable } from '../ui.js';
 
 const ROLES = ['owner', 'admin', 'member'];
 
@@ -112,55 +112,43 @@ export function TeamPage() {
       </form>
       {link ? <ShownOnce label="Send this one-time link to the person you invite; it works for 7 days." value={link} /> : null}
       <ErrorNote error={team.error ?? changing.error ?? removing.error ?? revoking.error} />
-      <table class="list" aria-label="People">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Role</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {team.data?.users
-            .filter((person) => person.status === 'active')
-            .map((person) => (
-              <tr key={person.id}>
-                <td>{person.name ?? '—'}</td>
-                <td>{person.email}</td>
-                <td>
-                  <select
-                    aria-label={`Role of ${person.email}`}
-                    value={person.role ?? 'member'}
-                    disabled={person.id === me?.id}
-                    onChange={(event) => void changeRole({ id: person.id, role: event.currentTarget.value }).then(refetch)}
+      <ListTable label="People" columns={['Name', 'E-mail', 'Role', '']}>
+        {team.data?.users
+          .filter((person) => person.status === 'active')
+          .map((person) => (
+            <tr key={person.id}>
+              <td>{person.name ?? '—'}</td>
+              <td>{person.email}</td>
+              <td>
+                <select
+                  aria-label={`Role of ${person.email}`}
+                  value={person.role ?? 'member'}
+                  disabled={person.id === me?.id}
+                  onChange={(event) => void changeRole({ id: person.id, role: event.currentTarget.value }).then(refetch)}
+                >
+                  {ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {role}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                {person.id === me?.id ? null : (
+                  <button
+                    type="button"
+                    onClick={() => {
+                      if (confirm(`Remove ${person.email}? They are signed out and their keys stop working.`))
+                        void remove({ id: person.id }).then(refetch);
+                    }}
                   >
-                    {ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {role}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  {person.id === me?.id ? null : (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        if (confirm(`Remove ${person.email}? They are signed out and their keys stop working.`))
-                          void remove({ id: person.id }).then(refetch);
-                      }}
-                    >
-                      Remove
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+                    Remove
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+      </ListTable>
       <h2>Open invitations</h2>
       <ul>
         {team.data?.invitations.map((invitation) => (

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues } from '../ui.js';
+import { Button, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues, ListTable } from '../ui.js';
 
 const EVENTS = ['message.received', 'message.status', 'message.created'];
 
@@ -236,55 +236,42 @@ function WebhookDetail({ id }: { id: string }) {
       </form>
       {secret ? <ShownOnce label="The new signing secret." value={secret} /> : null}
       <h2>Deliveries</h2>
-      <table class="list" aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Next retry</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
+      <ListTable label="Deliveries" columns={['Event', 'Status', 'Attempts', 'Next retry', '']}>
+        {result.data?.webhookDeliveries.data.map((delivery) => (
+          <tr key={delivery.id} data-testid="delivery" data-status={delivery.status}>
+            <td>
+              {delivery.event_type}
+              <br />
+              <small>
+                <Time value={delivery.created_at} />
+              </small>
+            </td>
+            <td>
+              {delivery.status}
+              {delivery.last_status_code !== null ? ` (HTTP ${delivery.last_status_code})` : ''}
+              {delivery.last_error ? <small class="error-note"> {delivery.last_error}</small> : null}
+            </td>
+            <td>
+              <ol class="attempts">
+                {delivery.attempts.map((attempt) => (
+                  <li key={attempt.id}>
+                    #{attempt.number} <Time value={attempt.started_at} />: {attempt.status_code ?? attempt.error ?? 'no answer'} in{' '}
+                    {attempt.duration_ms} ms
+                  </li>
+                ))}
+              </ol>
+            </td>
+            <td>{delivery.next_attempt_at ? <Time value={delivery.next_attempt_at} /> : '—'}</td>
+            <td>
+              {delivery.status === 'failed' ? (
+                <Button type="button" busy={redelivering.fetching} onClick={() => void redeliver({ id: delivery.id }).then(refetch)}>
+                  Redeliver
+                </Button>
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {result.data?.webhookDeliveries.data.map((delivery) => (
-            <tr key={delivery.id} data-testid="delivery" data-status={delivery.status}>
-              <td>
-                {delivery.event_type}
-                <br />
-                <small>
-                  <Time value={delivery.created_at} />
-                </small>
-              </td>
-              <td>
-                {delivery.status}
-                {delivery.last_status_code !== null ? ` (HTTP ${delivery.last_status_code})` : ''}
-                {delivery.last_error ? <small class="error-note"> {delivery.last_error}</small> : null}
-              </td>
-              <td>
-                <ol class="attempts">
-                  {delivery.attempts.map((attempt) => (
-                    <li key={attempt.id}>
-                      #{attempt.number} <Time value={attempt.started_at} />: {attempt.status_code ?? attempt.error ?? 'no answer'} in{' '}
-                      {attempt.duration_ms} ms
-                    </li>
-                  ))}
-                </ol>
-              </td>
-              <td>{delivery.next_attempt_at ? <Time value={delivery.next_attempt_at} /> : '—'}</td>
-              <td>
-                {delivery.status === 'failed' ? (
-                  <Button type="button" busy={redelivering.fetching} onClick={() => void redeliver({ id: delivery.id }).then(refetch)}>
-                    Redeliver
-                  </Button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
     </Page>
   );
 }
