@@ -31,11 +31,15 @@ const CONTENT_TYPES: Record<string, string> = {
 
 const files = new Map<string, Promise<string | null>>();
 
-/** Files are read once: a build replaces them only with a restart. */
+/** Files are read once they exist; a later rebuild is served after a restart. */
 function builtFile(name: string): Promise<string | null> {
   let file = files.get(name);
   if (!file) {
-    file = readFile(projectPath('dist', 'console', name), 'utf8').catch(() => null);
+    // A missing file is not remembered: a build made while the server runs (npm run dev) is served at once.
+    file = readFile(projectPath('dist', 'console', name), 'utf8').catch(() => {
+      files.delete(name);
+      return null;
+    });
     files.set(name, file);
   }
   return file;
