@@ -125,6 +125,26 @@ describe('requests Node itself refuses', () => {
       },
     });
   });
+
+  it('answer a request whose body arrives too slowly exactly once: one 408, nothing after it on the connection', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = tlsConnect({ host: '127.0.0.1', port: server.port, servername: 'localhost', ca: readFileSync(caFile) }, () => {
+        const head = `POST /graphql HTTP/1.1\r\nHost: localhost\r\nauthorization: Bearer ${workspace.apiKey}\r\n`;
+        socket.write(`${head}content-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":`);
+      });
+      // A byte now and then, never the whole body: the connection stays busy but the request never completes.
+      const trickle = setInterval(() => socket.writable && socket.write(' '), 500);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      socket.on('close', () => {
+        clearInterval(trickle);
+        resolve(received);
+      });
+      socket.on('error', reject);
+    });
+    expect(raw.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 408']);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'REQUEST_TIMEOUT' } });
+  });
 });
 
 describe('request logs', () => {
