@@ -5,6 +5,8 @@ import { builder } from './builder.js';
 import { pageType } from './page.js';
 import { getAgentSettings, updateAgentSettings, type AgentSettingsView } from '../resolvers/agent/settings.js';
 import { listAgentRuns } from '../resolvers/agent/runs.js';
+import { limitArg } from './pageLimit.js';
+import { URI } from './jsonSchemaHints.js';
 
 const AgentSettings = builder.objectRef<AgentSettingsView>('AgentSettings').implement({
   description: "The workspace's AI agent, which answers conversations whose service_enabled is on.",
@@ -14,6 +16,7 @@ const AgentSettings = builder.objectRef<AgentSettingsView>('AgentSettings').impl
     }),
     llm_base_url: t.exposeString('llm_base_url', {
       nullable: true,
+      ...URI,
       description: 'Base URL of the chat-completions endpoint, e.g. https://api.openai.com/v1.',
     }),
     llm_model: t.exposeString('llm_model', { nullable: true }),
@@ -92,7 +95,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'conversations' },
     args: {
       conversation_id: t.arg.id({ required: true }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      limit: limitArg(t.arg, 20),
       cursor: t.arg.id({ required: false }),
     },
     resolve: (_root, args, ctx, info) =>
@@ -111,7 +114,7 @@ builder.mutationFields((t) => ({
     authScopes: { permission: 'agent' },
     args: {
       kind: t.arg.string({ required: false }),
-      llm_base_url: t.arg.string({ required: false }),
+      llm_base_url: t.arg.string({ required: false, ...URI }),
       llm_model: t.arg.string({ required: false }),
       llm_api_key: t.arg.string({ required: false }),
       system_prompt: t.arg.string({ required: false }),

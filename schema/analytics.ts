@@ -3,6 +3,7 @@
 import { builder } from './builder.js';
 import { analyticsSummary, type AnalyticsMetrics, type AnalyticsSummary, type AssigneeMetrics } from '../resolvers/analytics/analytics.js';
 import { analyticsExport } from '../resolvers/analytics/analyticsExport.js';
+import { EMAIL } from './jsonSchemaHints.js';
 
 const nullSeconds = (description: string) => ({ nullable: true as const, description: `${description}; null when there is none.` });
 
@@ -47,7 +48,7 @@ const AssigneeAnalytics = builder.objectRef<AssigneeMetrics>('AssigneeAnalytics'
   fields: (t) => ({
     assignee_user_id: t.exposeID('assignee_user_id', { nullable: true }),
     assignee_name: t.exposeString('assignee_name', { nullable: true }),
-    assignee_email: t.exposeString('assignee_email', { nullable: true }),
+    assignee_email: t.exposeString('assignee_email', { nullable: true, ...EMAIL }),
   }),
 });
 

@@ -12,6 +12,7 @@ import {
   updateAppointment,
 } from '../resolvers/scheduling/appointments.js';
 import { listCalendarSlots, type CalendarSlot } from '../resolvers/scheduling/calendarSlots.js';
+import { limitArg } from './pageLimit.js';
 
 export const Appointment = builder.prismaObject('Appointment', {
   description: 'An appointment with a contact. Scheduled appointments of a workspace never overlap, buffers included.',
@@ -63,7 +64,7 @@ builder.queryFields((t) => ({
       to: t.arg({ type: 'DateTime', required: false }),
       status: t.arg.string({ required: false, description: 'scheduled, cancelled, completed or no_show.' }),
       customer_id: t.arg.id({ required: false }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      limit: limitArg(t.arg, 50),
       cursor: t.arg.string({ required: false, description: 'The next_cursor of the previous page.' }),
     },
     resolve: (_root, args, ctx, info) =>

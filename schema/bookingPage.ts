@@ -4,6 +4,7 @@
 import { builder } from './builder.js';
 import { CalendarSlots } from './appointment.js';
 import { bookingPage, bookingPageBook, bookingPageSlots, MAX_PUBLIC_SLOT_DAYS } from '../resolvers/scheduling/bookingPage.js';
+import { EMAIL } from './jsonSchemaHints.js';
 
 type Page = Awaited<ReturnType<typeof bookingPage>>;
 
@@ -79,7 +80,7 @@ builder.mutationFields((t) => ({
       start_at: t.arg({ type: 'DateTime', required: true, description: 'A slot start from bookingPageSlots.' }),
       name: t.arg.string({ required: true }),
       phone: t.arg.string({ required: true, description: 'E.164, for example +14155550123.' }),
-      email: t.arg.string({ required: false }),
+      email: t.arg.string({ required: false, ...EMAIL }),
       notes: t.arg.string({ required: false, description: 'At most 5000 characters.' }),
     },
     resolve: (_root, args, ctx) => bookingPageBook(ctx, { ...args, appointment_type_id: String(args.appointment_type_id) }),

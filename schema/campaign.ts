@@ -18,6 +18,7 @@ import { listCampaignRecipients, type CampaignProgress } from '../resolvers/camp
 import { campaignExport } from '../resolvers/campaigns/export.js';
 import { MAX_CAMPAIGN_SEND_RATE, RECIPIENT_STATUSES } from '../resolvers/campaigns/rules.js';
 import { templateOf } from '../resolvers/campaigns/sender.js';
+import { limitArg } from './pageLimit.js';
 
 const CampaignTemplate = builder.objectRef<ReturnType<typeof templateOf>>('CampaignTemplate').implement({
   description: 'The approved template a campaign sends, with the values of its slots in reading order.',
@@ -113,7 +114,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'campaigns' },
     args: {
       status: t.arg.string({ required: false, description: 'draft, scheduled, running, paused, completed or cancelled.' }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      limit: limitArg(t.arg, 20),
       cursor: t.arg.id({ required: false }),
     },
     resolve: (_root, args, ctx) => listCampaigns(ctx, { ...args, cursor: args.cursor?.toString() }),
@@ -131,7 +132,7 @@ builder.queryFields((t) => ({
     args: {
       campaign_id: t.arg.id({ required: true }),
       status: t.arg.string({ required: false, description: `${RECIPIENT_STATUSES.join(', ')}.` }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      limit: limitArg(t.arg, 50),
       cursor: t.arg.id({ required: false }),
     },
     resolve: (_root, args, ctx, info) =>

@@ -4,6 +4,8 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { getContact, listContacts, searchContacts } from '../resolvers/contacts/contacts.js';
 import { pageType } from './page.js';
+import { limitArg } from './pageLimit.js';
+import { EMAIL, URI } from './jsonSchemaHints.js';
 
 const Customer = builder.prismaObject('Customer', {
   description: 'A contact (customer) of the workspace.',
@@ -39,9 +41,9 @@ for (const variant of [Customer, CustomerDetail]) {
       description: 'WhatsApp business-scoped user id (US.13491208655302741918): the primary bsuid channel.',
     }),
     username: t.exposeString('username', { nullable: true, description: 'WhatsApp username, for display: the primary username channel.' }),
-    email: t.exposeString('email', { nullable: true }),
+    email: t.exposeString('email', { nullable: true, ...EMAIL }),
     name: t.exposeString('name', { nullable: true }),
-    image_url: t.exposeString('image_url', { nullable: true }),
+    image_url: t.exposeString('image_url', { nullable: true, ...URI }),
     metadata: t.expose('metadata', { type: 'JSON', nullable: true }),
     created_at: t.expose('created_at', { type: 'DateTime', nullable: true }),
     updated_at: t.expose('updated_at', { type: 'DateTime', nullable: true }),
@@ -56,7 +58,7 @@ builder.queryFields((t) => ({
     description: 'Contacts, newest first. `cursor` is the id of the last contact seen.',
     authScopes: { permission: 'customers:read' },
     args: {
-      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      limit: limitArg(t.arg, 50),
       cursor: t.arg.id({ required: false }),
       search: t.arg.string({ required: false, description: 'Matches name, phone number or email.' }),
       tag_id: t.arg.id({ required: false }),
@@ -69,7 +71,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'customers:read' },
     args: {
       q: t.arg.string({ required: true }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      limit: limitArg(t.arg, 50),
       cursor: t.arg.id({ required: false }),
     },
     resolve: (_root, args, ctx, info) => searchContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),

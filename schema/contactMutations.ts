@@ -1,20 +1,23 @@
 // Writing contacts: create, update, delete, and bulk import with a result per row.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
+import { EMAIL, URI } from './jsonSchemaHints.js';
 import { CustomerDetail } from './contact.js';
 import { createContact, deleteContact, importContacts, MAX_IMPORT_ROWS, updateContact } from '../resolvers/contacts/mutations.js';
+
+type StringOptions = { description?: string } & Partial<typeof EMAIL>;
 
 /**
  * A contact's writable fields, as mutation arguments and as the ContactInput of a bulk import; `text` and
  * `json` make an optional String or JSON field of either kind.
  */
-function contactFields<Text, Json>(text: (description?: string) => Text, json: (description: string) => Json) {
+function contactFields<Text, Json>(text: (options?: StringOptions) => Text, json: (description: string) => Json) {
   return {
     name: text(),
-    phone_number: text('E.164, for example +14155550123. Becomes the primary phone channel.'),
-    wa_id: text('Messaging-provider identifier. Becomes the primary wa_id channel.'),
-    email: text('Stored lowercased. Becomes the primary email channel.'),
-    image_url: text('An http(s) URL.'),
+    phone_number: text({ description: 'E.164, for example +14155550123. Becomes the primary phone channel.' }),
+    wa_id: text({ description: 'Messaging-provider identifier. Becomes the primary wa_id channel.' }),
+    email: text({ description: 'Stored lowercased. Becomes the primary email channel.', ...EMAIL }),
+    image_url: text({ description: 'An http(s) URL.', ...URI }),
     metadata: json('A free-form key-value object; replaces the stored one.'),
     profile_name: text(),
     notes: text(),
@@ -25,7 +28,7 @@ const ContactInput = builder.inputType('ContactInput', {
   description: 'A contact to create. At least one of name, phone_number, wa_id or email.',
   fields: (t) =>
     contactFields(
-      (description) => t.string({ required: false, description }),
+      (options) => t.string({ required: false, ...options }),
       (description) => t.field({ type: 'JSON', required: false, description }),
     ),
 });
@@ -72,7 +75,7 @@ const ContactImportResult = builder.objectRef<ImportResult>('ContactImportResult
 
 builder.mutationFields((t) => {
   const contactArgs = contactFields(
-    (description) => t.arg.string({ required: false, description }),
+    (options) => t.arg.string({ required: false, ...options }),
     (description) => t.arg({ type: 'JSON', required: false, description }),
   );
   return {

@@ -3,6 +3,7 @@ import { builder } from './builder.js';
 import { readState, UNREAD_COUNT_CAP } from '../resolvers/conversations/reads.js';
 import { getConversation, listConversations, searchConversations } from '../resolvers/conversations/conversations.js';
 import { pageType } from './page.js';
+import { limitArg } from './pageLimit.js';
 
 export const Conversation = builder.prismaObject('Conversation', {
   description: 'A conversation between the workspace and one contact over the messaging provider.',
@@ -51,7 +52,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'conversations' },
     args: {
       status: t.arg.string({ required: false, description: 'active, closed or pending (open is accepted for active).' }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      limit: limitArg(t.arg, 20),
       before: t.arg.string({ required: false, description: 'An ISO 8601 date-time, or the next_cursor of the previous page.' }),
       assigned_user_id: t.arg.id({ required: false }),
       customer_id: t.arg.id({ required: false, description: "Only this contact's conversations." }),
@@ -70,7 +71,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'conversations' },
     args: {
       q: t.arg.string({ required: true }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      limit: limitArg(t.arg, 20),
       before: t.arg.string({ required: false, description: 'An ISO 8601 date-time, or the next_cursor of the previous page.' }),
     },
     resolve: (_root, args, ctx, info) => searchConversations(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),

@@ -6,6 +6,7 @@ import { MessageDetail, MessageDetailList } from './messageDetail.js';
 import { listConversationMessages } from '../resolvers/messaging/transcripts.js';
 import { messagingWindow, type MessagingWindow } from '../resolvers/messaging/window.js';
 import { messageDetailSelect } from '../resolvers/shared/views.js';
+import { limitArg } from './pageLimit.js';
 
 const MessagingWindowType = builder.objectRef<MessagingWindow>('MessagingWindow').implement({
   description: "Whether a free-form message may be sent now: only within 24 hours of the contact's last inbound message.",
@@ -24,7 +25,7 @@ builder.prismaObjectFields('Conversation', (t) => ({
     type: MessageDetailList,
     description: 'The messages, newest first. `before` (a message id) pages to older messages, `after` to newer ones.',
     args: {
-      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      limit: limitArg(t.arg, 50),
       before: t.arg.id({ required: false }),
       after: t.arg.id({ required: false }),
     },

@@ -11,6 +11,7 @@ import {
   type RecordRow,
   updateRecord,
 } from '../resolvers/conversations/records.js';
+import { limitArg } from './pageLimit.js';
 
 type Names = { type: string; list: string; create: string; update: string; delete: string };
 
@@ -42,7 +43,7 @@ function conversationRecord(kind: RecordKind, names: Names, description: string)
       authScopes: { permission: 'conversations' },
       args: {
         conversation_id: t.arg.id({ required: true }),
-        limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+        limit: limitArg(t.arg, 50),
         cursor: t.arg.id({ required: false }),
       },
       resolve: (_root, args, ctx) => listRecords(ctx, kind, args),

@@ -11,6 +11,7 @@ import { EVENT_TYPES } from '../resolvers/shared/outbox.js';
 import { requireActor, type Context } from '../resolvers/shared/context.js';
 import { DomainError } from '../resolvers/shared/errors.js';
 import { grants, type Permission } from '../resolvers/workspace/scopes.js';
+import { limitArg } from './pageLimit.js';
 
 type Envelope = FeedEvent['envelope'];
 
@@ -33,7 +34,7 @@ builder.queryField('events', (t) =>
     args: {
       after: t.arg.id({ required: false, description: 'The id of the last event seen (next_cursor of the previous page).' }),
       type: t.arg.string({ required: false, description: 'Only events of these types, comma-separated.' }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      limit: limitArg(t.arg, 50),
     },
     resolve: (_root, args, ctx) => listEvents(ctx, { ...args, after: args.after?.toString() }),
   }),

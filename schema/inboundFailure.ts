@@ -3,6 +3,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { pageType } from './page.js';
 import { listInboundFailures } from '../resolvers/messaging/inboundFailures.js';
+import { limitArg } from './pageLimit.js';
 
 const InboundFailure = builder.prismaObject('InboundFailure', {
   description:
@@ -32,7 +33,7 @@ builder.queryField('inboundFailures', (t) =>
     description: 'Parts of provider callbacks that could never be stored, newest first. `cursor` is the id of the last one seen.',
     authScopes: { permission: 'conversations' },
     args: {
-      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      limit: limitArg(t.arg, 20),
       cursor: t.arg.id({ required: false }),
     },
     resolve: (_root, args, ctx, info) =>

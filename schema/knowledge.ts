@@ -14,6 +14,7 @@ import {
   updateKnowledgeDocument,
   uploadKnowledgeDocument,
 } from '../resolvers/knowledge/knowledge.js';
+import { limitArg } from './pageLimit.js';
 
 const KnowledgeDocument = builder.prismaObject('KnowledgeDocument', {
   description: 'A document the AI agent can draw on.',
@@ -50,7 +51,7 @@ builder.queryFields((t) => ({
     description: 'Knowledge documents, newest first. `cursor` is the id of the last document seen.',
     authScopes: { permission: 'knowledge' },
     args: {
-      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      limit: limitArg(t.arg, 20),
       cursor: t.arg.id({ required: false }),
     },
     resolve: (_root, args, ctx, info) =>
@@ -70,7 +71,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'knowledge' },
     args: {
       q: t.arg.string({ required: true }),
-      limit: t.arg.int({ required: false, description: '1 to 50, default 10.' }),
+      limit: limitArg(t.arg, 10, 50),
     },
     resolve: (_root, args, ctx, info) => searchKnowledge(ctx, args, queryFromInfo({ context: ctx, info, path: ['results', 'document'] })),
   }),

@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import { getMessage, listConversationMessages, searchMessages } from '../resolvers/messaging/transcripts.js';
 import type { MessageDetailRow } from '../resolvers/shared/views.js';
 import { pageType } from './page.js';
+import { limitArg } from './pageLimit.js';
 
 type Media = {
   id: string | null;
@@ -144,7 +145,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'conversations' },
     args: {
       conversation_id: t.arg.id({ required: true }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      limit: limitArg(t.arg, 50),
       before: t.arg.id({ required: false }),
       after: t.arg.id({ required: false }),
     },
@@ -163,7 +164,7 @@ builder.queryFields((t) => ({
     args: {
       q: t.arg.string({ required: true }),
       conversation_id: t.arg.id({ required: false }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 50.' }),
+      limit: limitArg(t.arg, 50),
       cursor: t.arg.id({ required: false }),
     },
     resolve: (_root, args, ctx) =>

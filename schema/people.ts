@@ -16,6 +16,7 @@ import {
 import { createKeyAsPerson, listWorkspaceKeys, revokeWorkspaceKey } from '../resolvers/workspace/apiKeys.js';
 import { ROLES, sessionScopes } from '../resolvers/workspace/roles.js';
 import { KEY_SCOPES } from '../resolvers/workspace/scopes.js';
+import { EMAIL, URI } from './jsonSchemaHints.js';
 
 const Workspace = builder.prismaObject('Workspace', {
   description: 'The workspace (company) the caller belongs to.',
@@ -71,7 +72,7 @@ const Invitation = builder.prismaObject('Invitation', {
   description: 'A one-time link inviting an e-mail address into the workspace with a role.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    email: t.exposeString('email'),
+    email: t.exposeString('email', EMAIL),
     role: t.exposeString('role', { description: 'owner, admin or member.' }),
     invited_by: t.relation('invited_by', { nullable: true }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
@@ -82,7 +83,7 @@ const Invitation = builder.prismaObject('Invitation', {
 const InvitationCreated = builder.objectRef<Awaited<ReturnType<typeof inviteUser>>>('InvitationCreated').implement({
   fields: (t) => ({
     invitation: t.prismaField({ type: Invitation, resolve: (_query, parent) => parent.invitation }),
-    url: t.exposeString('url', { description: 'The one-time link to give the invited person; shown this once.' }),
+    url: t.exposeString('url', { ...URI, description: 'The one-time link to give the invited person; shown this once.' }),
   }),
 });
 
@@ -144,7 +145,7 @@ builder.mutationFields((t) => ({
     type: Session,
     description: 'Public: opens a session for an e-mail and password. A wrong e-mail or password is UNAUTHORIZED, alike.',
     authScopes: session,
-    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    args: { email: t.arg.string({ required: true, ...EMAIL }), password: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => signIn(ctx, args),
   }),
   signOut: t.boolean({
@@ -165,7 +166,7 @@ builder.mutationFields((t) => ({
       token: t.arg.string({ required: true }),
       workspace_name: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),
-      email: t.arg.string({ required: true }),
+      email: t.arg.string({ required: true, ...EMAIL }),
       password: t.arg.string({ required: true, description: 'At least 10 characters.' }),
     },
     resolve: (_root, args, ctx) => setUp(ctx, args),
@@ -208,7 +209,7 @@ builder.mutationFields((t) => ({
     type: InvitationCreated,
     description: `Invites an e-mail address with a role (${ROLES.join(', ')}); only an owner invites owners.`,
     authScopes: { permission: 'team' },
-    args: { email: t.arg.string({ required: true }), role: t.arg.string({ required: true }) },
+    args: { email: t.arg.string({ required: true, ...EMAIL }), role: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => inviteUser(ctx, args),
   }),
   invitationRevoke: t.prismaField({

@@ -7,6 +7,7 @@ import { AppointmentType } from './appointmentType.js';
 import { getSchedulingSettings, updateSchedulingSettings, type SchedulingSettings } from '../resolvers/scheduling/schedulingSettings.js';
 import { calendarFeedByToken, rotateCalendarFeedToken } from '../resolvers/scheduling/calendarFeed.js';
 import { widgetEmbed } from '../resolvers/scheduling/bookingWidget.js';
+import { URI } from './jsonSchemaHints.js';
 
 const SchedulingSettingsType = builder.objectRef<SchedulingSettings>('SchedulingSettings').implement({
   fields: (t) => ({
@@ -22,7 +23,7 @@ const WidgetEmbed = builder.objectRef<Awaited<ReturnType<typeof widgetEmbed>>>('
   fields: (t) => ({
     public_id: t.exposeString('public_id'),
     time_zone: t.exposeString('time_zone'),
-    booking_url: t.exposeString('booking_url', { description: 'The booking page the snippet frames.' }),
+    booking_url: t.exposeString('booking_url', { ...URI, description: 'The booking page the snippet frames.' }),
     html_snippet: t.exposeString('html_snippet', { description: 'HTML to paste into a page.' }),
     appointment_types: t.field({
       type: [AppointmentType],
@@ -34,7 +35,7 @@ const WidgetEmbed = builder.objectRef<Awaited<ReturnType<typeof widgetEmbed>>>('
 
 const CalendarFeedToken = builder.objectRef<Awaited<ReturnType<typeof rotateCalendarFeedToken>>>('CalendarFeedToken').implement({
   fields: (t) => ({
-    url: t.exposeString('url', { description: 'The iCalendar feed URL, secret token included. Shown once.' }),
+    url: t.exposeString('url', { ...URI, description: 'The iCalendar feed URL, secret token included. Shown once.' }),
     rotated_at: t.expose('rotated_at', { type: 'DateTime' }),
   }),
 });

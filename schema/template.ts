@@ -10,7 +10,11 @@ const TemplateButtonRef = builder.objectRef<TemplateButton>('TemplateButton').im
     type: t.exposeString('type', { description: 'PHONE_NUMBER, URL, QUICK_REPLY, ...' }),
     text: t.exposeString('text'),
     phone_number: t.exposeString('phone_number', { nullable: true, ...SPEC_OPTIONAL }),
-    url: t.exposeString('url', { nullable: true, ...SPEC_OPTIONAL }),
+    url: t.exposeString('url', {
+      nullable: true,
+      ...SPEC_OPTIONAL,
+      description: 'May hold a {{1}} variable, so it is not always a valid URI.',
+    }),
   }),
 });
 

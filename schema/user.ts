@@ -1,12 +1,13 @@
 import { builder } from './builder.js';
 import { listUsers } from '../resolvers/workspace/users.js';
+import { EMAIL } from './jsonSchemaHints.js';
 
 builder.prismaObject('User', {
   description: 'A member of the workspace team.',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name', { nullable: true, description: 'Display name.' }),
-    email: t.exposeString('email'),
+    email: t.exposeString('email', EMAIL),
     role: t.exposeString('role', { nullable: true, description: 'Workspace role: owner, admin or member.' }),
     status: t.exposeString('status', { description: 'active, or removed (no longer signs in; kept on what they wrote).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -16,11 +16,13 @@ import {
   Kind,
   OperationTypeNode,
   typeFromAST,
+  type GraphQLArgument,
   type GraphQLInputType,
   type GraphQLLeafType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { boundsReason, hintsOf, type SchemaHints } from './jsonSchemaHints.js';
 
 export type Variable = {
   name: string;
@@ -29,34 +31,44 @@ export type Variable = {
   defaulted: boolean;
   /** The description of the root-field argument the variable is passed to. */
   description: string | null;
+  /** What that argument says about its values beyond its type (schema/jsonSchemaHints.ts). */
+  hints: SchemaHints;
 };
 
 export type Reasons = Record<string, string>;
 
 export function operationVariables(schema: GraphQLSchema, definition: OperationDefinitionNode): Variable[] {
-  const descriptions = argumentDescriptions(schema, definition);
+  const passedTo = argumentsOf(schema, definition);
   return (definition.variableDefinitions ?? [])
     .map((node) => {
       const name = node.variable.name.value;
       const type = typeFromAST(schema, node.type) as GraphQLInputType | undefined;
       if (!type) throw new Error(`Variable $${name} of ${definition.name?.value ?? 'an operation'} has a type the schema does not know.`);
-      return { name, type, defaulted: node.defaultValue !== undefined, description: descriptions.get(name) ?? null };
+      const argument = passedTo.get(name);
+      return {
+        name,
+        type,
+        defaulted: node.defaultValue !== undefined,
+        description: argument?.description ?? null,
+        hints: hintsOf(argument?.extensions),
+      };
     })
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-function argumentDescriptions(schema: GraphQLSchema, definition: OperationDefinitionNode): Map<string, string> {
+/** The root-field argument each variable is passed to. */
+function argumentsOf(schema: GraphQLSchema, definition: OperationDefinitionNode): Map<string, GraphQLArgument> {
   const root = definition.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : schema.getQueryType();
-  const descriptions = new Map<string, string>();
+  const passedTo = new Map<string, GraphQLArgument>();
   for (const selection of definition.selectionSet.selections) {
     if (selection.kind !== Kind.FIELD) continue;
     const field = root?.getFields()[selection.name.value];
     for (const argument of selection.arguments ?? []) {
-      const description = field?.args.find((arg) => arg.name === argument.name.value)?.description;
-      if (argument.value.kind === Kind.VARIABLE && description) descriptions.set(argument.value.name.value, description);
+      const declared = field?.args.find((arg) => arg.name === argument.name.value);
+      if (argument.value.kind === Kind.VARIABLE && declared) passedTo.set(argument.value.name.value, declared);
     }
   }
-  return descriptions;
+  return passedTo;
 }
 
 /** Whether the variable must be present and not null. */
@@ -74,6 +86,9 @@ export function checkVariables(variables: readonly Variable[], values: Readonly<
   for (const variable of variables) {
     if (values[variable.name] === undefined && variable.defaulted) continue;
     collectReasons(values[variable.name], variable.type, variable.name, reasons);
+    const value = values[variable.name];
+    const outside = typeof value === 'number' && !reasons[variable.name] ? boundsReason(variable.hints, value) : null;
+    if (outside) reasons[variable.name] = outside;
   }
   return reasons;
 }
@@ -240,7 +255,12 @@ export function inputInnerSchema(type: GraphQLInputType, register: Register): Js
     return register(type.name, {
       type: 'object',
       ...(type.description ? { description: type.description } : {}),
-      properties: Object.fromEntries(fields.map((field) => [field.name, described(inputSchema(field.type, register), field.description)])),
+      properties: Object.fromEntries(
+        fields.map((field) => [
+          field.name,
+          described({ ...inputSchema(field.type, register), ...hintsOf(field.extensions) }, field.description),
+        ]),
+      ),
       required: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name),
       additionalProperties: false,
     });
@@ -248,12 +268,21 @@ export function inputInnerSchema(type: GraphQLInputType, register: Register): Js
   return leafSchema(type, 'input');
 }
 
+/** A variable's value as JSON Schema with its hints, and its description; `present` is the form of a REST
+ * query or path parameter, which is either there or not: no null, and the description on the parameter. */
+export function variableSchema(variable: Variable, register: Register, present = false): JsonSchema {
+  const schema = present
+    ? inputInnerSchema(getNullableType<GraphQLInputType>(variable.type), register)
+    : inputSchema(variable.type, register);
+  const bounded = { ...schema, ...variable.hints };
+  // A parameter carries its description itself.
+  return present ? bounded : described(bounded, variable.description);
+}
+
 /** The properties and required names of a JSON object holding these variables (a REST body, MCP arguments). */
 export function variableProperties(variables: readonly Variable[], register: Register): { properties: JsonSchema; required: string[] } {
   return {
-    properties: Object.fromEntries(
-      variables.map((variable) => [variable.name, described(inputSchema(variable.type, register), variable.description)]),
-    ),
+    properties: Object.fromEntries(variables.map((variable) => [variable.name, variableSchema(variable, register)])),
     required: variables.filter(isRequired).map((variable) => variable.name),
   };
 }

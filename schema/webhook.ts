@@ -18,6 +18,8 @@ import {
   sendTestEvent,
   updateWebhook,
 } from '../resolvers/webhooks/webhooks.js';
+import { limitArg } from './pageLimit.js';
+import { URI } from './jsonSchemaHints.js';
 
 const WebhookSubscription = builder.prismaObject('WebhookSubscription', {
   description: 'A receiver URL and the event types delivered to it, signed with the subscription secret.',
@@ -40,7 +42,7 @@ const WebhookSubscriptionWithSecret = builder.prismaObject('WebhookSubscription'
 for (const variant of [WebhookSubscription, WebhookSubscriptionWithSecret]) {
   builder.prismaObjectFields(variant, (t) => ({
     id: t.exposeID('id'),
-    url: t.exposeString('url'),
+    url: t.exposeString('url', URI),
     events: t.exposeStringList('events', { description: 'Event types delivered: message.received, message.status, message.created.' }),
     active: t.exposeBoolean('active', {
       description: 'Inactive subscriptions get no new events; their due deliveries are held until re-enabled.',
@@ -130,7 +132,7 @@ builder.queryFields((t) => ({
     authScopes: scope,
     args: {
       subscription_id: t.arg.id({ required: true }),
-      limit: t.arg.int({ required: false, description: '1 to 100, default 20.' }),
+      limit: limitArg(t.arg, 20),
       cursor: t.arg.id({ required: false }),
       status: t.arg.string({ required: false, description: 'pending, held, succeeded or failed.' }),
     },
@@ -156,7 +158,7 @@ builder.mutationFields((t) => ({
     description: 'Subscribes an https URL to event types. The response holds the signing secret, shown this once.',
     authScopes: scope,
     args: {
-      url: t.arg.string({ required: true, description: 'An https URL on a public address.' }),
+      url: t.arg.string({ required: true, ...URI, description: 'An https URL on a public address.' }),
       events: t.arg.stringList({ required: true, description: 'message.received and/or message.status.' }),
     },
     resolve: (query, _root, args, ctx) => createWebhook(ctx, args, query),
@@ -167,7 +169,7 @@ builder.mutationFields((t) => ({
     authScopes: scope,
     args: {
       id: t.arg.id({ required: true }),
-      url: t.arg.string({ required: false }),
+      url: t.arg.string({ required: false, ...URI }),
       events: t.arg.stringList({ required: false }),
       active: t.arg.boolean({ required: false }),
     },

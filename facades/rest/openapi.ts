@@ -3,11 +3,11 @@
 // the operations' variables as schema/variables.ts describes them; response schemas follow the very selections
 // of the operations, so every documented field is present in the response (null where nullable) and nothing
 // else is; errors, the guide form and the headers are described as sent.
-import { getNamedType, getNullableType, isObjectType, OperationTypeNode, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, isObjectType, OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { KEY_SCOPES, grants, type Permission } from '../../resolvers/workspace/scopes.js';
 import type { ErrorCode } from '../../resolvers/shared/errors.js';
 import { httpStatusOf } from '../../schema/errors.js';
-import { inputInnerSchema, isRequired, variableProperties, type JsonSchema } from '../../schema/variables.js';
+import { isRequired, variableProperties, variableSchema, type JsonSchema } from '../../schema/variables.js';
 import { prepareOperation } from '../core/operations.js';
 import { readsBody } from '../core/table.js';
 import { GUIDE_MEDIA_TYPE } from './guideForm.js';
@@ -132,6 +132,30 @@ function securityOf(bound: BoundRoute): Record<string, string[]>[] {
   }));
 }
 
+/** What each group of routes (a path's first segment) is about; a new group needs its line here. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  System: 'Health and this document.',
+  Users: "The workspace's people: list, invite, roles.",
+  Conversations: 'Conversations with contacts: list, assign, close and reopen, notes, summaries, transcripts.',
+  Messages: 'Sending messages and templates, reading and searching messages.',
+  Contacts: 'Contacts, their channels and tags, and bulk import.',
+  Customers: 'The deprecated customers routes; use Contacts.',
+  Tags: 'Tags to label contacts.',
+  Templates: "The messaging provider's message templates.",
+  'Inbound-failures': 'Parts of provider webhooks that could not be stored, with their raw JSON.',
+  Webhooks: 'Outbound webhook endpoints, their deliveries and redelivery.',
+  Events: 'The event log that webhooks deliver.',
+  Scheduling: 'Scheduling settings, availability and the booking widget.',
+  'Appointment-types': 'Kinds of appointments contacts can book.',
+  Appointments: 'Booked appointments.',
+  Calendar: 'The iCalendar feed of appointments.',
+  Public: 'The public booking page: no API key, limited per client address.',
+  Knowledge: 'Knowledge documents the AI agent answers from.',
+  Analytics: 'Counts, response times and exports.',
+  Campaigns: 'Template campaigns to many contacts.',
+  Agent: 'The AI agent: settings and runs.',
+};
+
 function tagOf(path: string): string {
   const first = path.split('/').find((segment) => segment !== '' && !segment.startsWith('{')) ?? 'system';
   return first.charAt(0).toUpperCase() + first.slice(1);
@@ -148,7 +172,7 @@ function parametersOf(bound: BoundRoute, components: Components): JsonSchema[] {
         in: inPath ? 'path' : 'query',
         required: inPath || isRequired(variable),
         ...(variable.description ? { description: variable.description } : {}),
-        schema: inputInnerSchema(getNullableType<GraphQLInputType>(variable.type), components.register),
+        schema: variableSchema(variable, components.register, true),
       };
     });
 }
@@ -286,6 +310,8 @@ function unversionedOperations(schema: GraphQLSchema, components: Components) {
         operationId: 'health',
         tags: ['System'],
         summary: 'Health check; needs no API key.',
+        description:
+          'Answers 200 while the service and its database answer, 503 while the database does not; for load balancers and probes.',
         security: [],
         responses: {
           '200': {
@@ -302,6 +328,7 @@ function unversionedOperations(schema: GraphQLSchema, components: Components) {
         operationId: 'openapi',
         tags: ['System'],
         summary: 'This document; needs no API key.',
+        description: 'The OpenAPI 3.1 document of every route, generated from the GraphQL schema the routes run.',
         security: [],
         responses: {
           '200': { description: 'The OpenAPI 3.1 document.', headers, content: { 'application/json': { schema: { type: 'object' } } } },
@@ -339,7 +366,11 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Bou
       { url: 'https://localhost:3000', description: 'A local `npm start` (self-signed certificate in DATA_DIR/tls).' },
     ],
     tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags: string[] }).tags)))].map(
-      (name) => ({ name }),
+      (name) => {
+        const description = TAG_DESCRIPTIONS[name];
+        if (!description) throw new Error(`The routes under ${name} need a line in TAG_DESCRIPTIONS`);
+        return { name, description };
+      },
     ),
     security: [{ bearerAuth: [] }],
     paths,

@@ -788,6 +788,29 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     expect(document).toEqual(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')));
   });
 
+  it('carries each limit parameter’s bounds and default as the route enforces them, and e-mail and URL formats', async () => {
+    const limits = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.values(item).flatMap((operation) =>
+        ((operation as { parameters?: Array<{ name: string; schema: Record<string, unknown> }> }).parameters ?? [])
+          .filter((parameter) => parameter.name === 'limit')
+          .map((parameter) => ({ path, ...(parameter.schema as { minimum: number; maximum: number; default: number }) })),
+      ),
+    );
+    expect(limits.length).toBeGreaterThanOrEqual(17);
+    for (const limit of limits)
+      expect(limit).toMatchObject({ type: 'integer', minimum: 1, maximum: expect.any(Number), default: expect.any(Number) });
+    const contacts = limits.find((limit) => limit.path === '/api/v1/contacts')!;
+    expect(contacts).toMatchObject({ maximum: 100, default: 50 });
+    const { api_key } = await h.workspace();
+    const refused = await h.fetch(`/api/v1/contacts?limit=${contacts.maximum + 1}`, { key: api_key });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.details).toEqual({ limit: `must be between 1 and ${contacts.maximum}` });
+    const schemas = document.components.schemas as Record<string, { properties: Record<string, { format?: string }> }>;
+    expect(schemas['Customer']?.properties['email']?.format).toBe('email');
+    expect(schemas['WebhookSubscription']?.properties['url']?.format).toBe('uri');
+    expect(schemas['ContactInput']?.properties['image_url']?.format).toBe('uri');
+  });
+
   it('documents every route of the table under its operationId', () => {
     for (const route of REST_ROUTES) {
       expect(document.paths[`${REST_BASE_PATH}${route.path}`]?.[route.method.toLowerCase()]?.operationId).toBe(route.operationId);
