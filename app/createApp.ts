@@ -99,6 +99,7 @@ export function createApp(services: Services, options: AppOptions) {
         schema,
         version: services.version,
         customersSunset: options.customersSunset,
+        mediaFiles: services.mediaFiles,
         onUnexpected: (error) => options.logger.error({ err: error }, 'unexpected error in a REST route'),
       }),
       mcp.plugin,

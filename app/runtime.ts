@@ -4,6 +4,7 @@
 // on the same DATA_DIR is refused.
 import { projectPath } from '../infra/paths.js';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Settings } from '../infra/config/settings.js';
 import { openDatabase, type Database } from '../infra/db/database.js';
 import { describeOwner, EmbeddedDatabaseInUse } from '../infra/db/ownership.js';
@@ -46,6 +47,7 @@ export async function openRuntime(settings: Settings, options: RuntimeOptions): 
     version: VERSION,
     logger,
     messaging: messagingSettings(settings),
+    media: { directory: join(settings.DATA_DIR, 'media'), maxBytes: settings.MEDIA_CACHE_MAX_BYTES },
     webhookTargets: createTargetGuard({ allowedHosts: settings.WEBHOOK_ALLOWED_HOSTS }),
     publicBaseUrl: settings.PUBLIC_BASE_URL,
   });

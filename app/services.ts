@@ -13,6 +13,7 @@ import { integrationContext } from '../resolvers/messaging/integrations.js';
 import { applyStatusUpdate } from '../resolvers/messaging/messageStatus.js';
 import { createPublicUrls } from './publicUrls.js';
 import { createEventHub, type Listen } from '../resolvers/events/hub.js';
+import { createMediaFiles, type MediaFilesOptions } from '../infra/media/mediaFiles.js';
 
 export type ServiceOptions = {
   prisma: PrismaClient;
@@ -25,6 +26,8 @@ export type ServiceOptions = {
   publicBaseUrl: string;
   /** The database's LISTEN, which feeds live updates (Database.listen). */
   listen: Listen;
+  /** Where media files fetched from the provider are kept, and how many bytes of them at most. */
+  media: MediaFilesOptions;
 };
 
 export function messagingSettings(settings: Settings): MessagingSettings {
@@ -44,6 +47,7 @@ export function createServices(options: ServiceOptions): Services {
     version: options.version,
     webhookTargets: options.webhookTargets,
     publicUrls: createPublicUrls(options.publicBaseUrl),
+    mediaFiles: createMediaFiles(options.media),
     events: createEventHub({
       prisma: options.prisma,
       listen: options.listen,

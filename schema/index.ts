@@ -11,6 +11,7 @@ import './conversation.js';
 import './tag.js';
 import './message.js';
 import './messageDetail.js';
+import './messageMediaFile.js';
 import './conversationMessages.js';
 import './template.js';
 import './providerCallback.js';

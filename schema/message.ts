@@ -1,6 +1,7 @@
 // Messages: the Message type (the spec's send response shape) and the messageSend mutation, whose payload
 // is the REST envelope {message} itself.
 import { builder } from './builder.js';
+import { URI } from './jsonSchemaHints.js';
 import { sendMessage, type MessageSendResult } from '../resolvers/messaging/messages.js';
 import type { MessageView } from '../resolvers/shared/views.js';
 
@@ -57,11 +58,38 @@ export const TemplateSendInput = builder.inputType('TemplateSendInput', {
   }),
 });
 
+const MediaUploadInput = builder.inputType('MediaUploadInput', {
+  description: 'A file to upload to the provider before sending it.',
+  fields: (t) => ({
+    filename: t.string({ required: true }),
+    content_type: t.string({
+      required: true,
+      description: 'One WhatsApp takes for the media type, such as image/jpeg or application/pdf.',
+    }),
+    content_base64: t.string({
+      required: true,
+      description: 'The file, base64-encoded; the request body limit (MAX_BODY_BYTES) bounds it.',
+    }),
+  }),
+});
+
+const MediaSendInput = builder.inputType('MediaSendInput', {
+  description:
+    'A media message: a file by public https link or uploaded here. WhatsApp limits: image (jpeg, png) 5 MB; video (mp4, 3gpp) ' +
+    '16 MB; audio (aac, amr, mpeg, mp4, ogg) 16 MB, no caption; document (pdf, txt, Office) 100 MB.',
+  fields: (t) => ({
+    type: t.string({ required: true, description: 'image, video, audio or document.' }),
+    link: t.string({ required: false, description: 'A public https URL of the file; or give upload.', ...URI }),
+    upload: t.field({ type: MediaUploadInput, required: false }),
+    caption: t.string({ required: false, description: 'Up to 1024 characters; not for audio.' }),
+  }),
+});
+
 builder.mutationField('messageSend', (t) =>
   t.field({
     type: MessageSendPayload,
     description:
-      "Sends a free-form body (only within 24 hours of the contact's last inbound message) or an approved template (any time), " +
+      "Sends a free-form body or media (only within 24 hours of the contact's last inbound message) or an approved template (any time), " +
       'on a conversation or to a contact by `to`. An Idempotency-Key header makes retries safe.',
     authScopes: { permission: 'messages' },
     args: {
@@ -78,6 +106,7 @@ builder.mutationField('messageSend', (t) =>
       }),
       body: t.arg.string({ required: false }),
       template: t.arg({ type: TemplateSendInput, required: false }),
+      media: t.arg({ type: MediaSendInput, required: false }),
     },
     resolve: (_root, args, ctx) =>
       sendMessage(ctx, { ...args, conversation_id: args.conversation_id?.toString(), integration_id: args.integration_id?.toString() }),

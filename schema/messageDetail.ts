@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import { getMessage, listConversationMessages, searchMessages } from '../resolvers/messaging/transcripts.js';
 import type { MessageDetailRow } from '../resolvers/shared/views.js';
 import { pageType } from './page.js';
+import { contentOf, MessageContactCard, MessageLocation, MessageReaction, MessageReply } from './messageContent.js';
 import { limitArg } from './pageLimit.js';
 
 type Media = {
@@ -75,7 +76,8 @@ export const MessageDetail = builder.objectRef<MessageDetailRow>('MessageDetail'
     id: t.exposeID('id'),
     conversation_id: t.exposeID('conversation_id'),
     body: t.exposeString('body', {
-      description: 'The text; for a template send, the rendered header, body and footer; for media, the caption or empty.',
+      description:
+        "The text; for a template send, the rendered header, body and footer; for media, the caption, else a document's file name, else the kind in brackets ([audio]); for other kinds, a short text form ([location] …, a reply's title).",
     }),
     direction: t.exposeString('direction', { description: 'inbound or outbound.' }),
     status: t.exposeString('status', {
@@ -90,6 +92,20 @@ export const MessageDetail = builder.objectRef<MessageDetailRow>('MessageDetail'
         'text, image, video, audio, document, sticker, location, contacts, interactive, button, reaction, template or unsupported.',
     }),
     media: t.field({ type: MessageMedia, nullable: true, resolve: (message) => mediaOf(message.media) }),
+    location: t.field({ type: MessageLocation, nullable: true, resolve: (message) => contentOf(message.content).location ?? null }),
+    contacts: t.field({
+      type: [MessageContactCard],
+      nullable: true,
+      description: 'The contact cards of a contacts message.',
+      resolve: (message) => contentOf(message.content).contacts ?? null,
+    }),
+    reply: t.field({
+      type: MessageReply,
+      nullable: true,
+      description: 'The option chosen, for an interactive or button message.',
+      resolve: (message) => contentOf(message.content).reply ?? null,
+    }),
+    reaction: t.field({ type: MessageReaction, nullable: true, resolve: (message) => contentOf(message.content).reaction ?? null }),
     template: t.field({
       type: MessageTemplate,
       nullable: true,
@@ -103,7 +119,10 @@ export const MessageDetail = builder.objectRef<MessageDetailRow>('MessageDetail'
         id: message.sender_id,
       }),
     }),
-    reply_to_message_id: t.exposeID('reply_to_message_id', { nullable: true }),
+    reply_to_message_id: t.exposeID('reply_to_message_id', {
+      nullable: true,
+      description: 'The message this one answers (a WhatsApp reply) or reacts to, when it is in this workspace.',
+    }),
     error: t.field({
       type: MessageError,
       nullable: true,

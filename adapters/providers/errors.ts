@@ -9,6 +9,8 @@ export const PROVIDER_FAILURE_REASONS = [
   'recipient',
   'invalid_request',
   'unavailable',
+  /** The provider does not have the media file (WhatsApp keeps an inbound file for 30 days). */
+  'media_not_found',
 ] as const;
 export type ProviderFailureReason = (typeof PROVIDER_FAILURE_REASONS)[number];
 

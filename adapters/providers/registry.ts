@@ -50,7 +50,7 @@ export function createMessagingProviders(
   return {
     for(integration) {
       const provider = adapter(integration);
-      return { send: (message) => provider.send(message), listTemplates: () => cachedTemplates(integration, provider) };
+      return { ...provider, listTemplates: () => cachedTemplates(integration, provider) };
     },
     close: () => sandbox.close(),
   };

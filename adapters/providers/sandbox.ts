@@ -1,10 +1,12 @@
 // The `sandbox` provider: the embedded default, with no network. It accepts sends, assigns WhatsApp-like
 // message ids, serves SANDBOX_TEMPLATES, and moves each accepted message sent → delivered → read on a
 // timer by reporting to the same status path the provider webhook feeds. Sends to wa_ids starting with
-// 999 (an unassigned country code) fail as undeliverable, so clients can exercise failure handling.
+// 999 (an unassigned country code) fail as undeliverable, so clients can exercise failure handling. Media
+// comes from its own store (sandboxMedia.ts): sample files for inbound messages, and uploads for sends.
 import { randomBytes } from 'node:crypto';
 import { ProviderError } from './errors.js';
 import { SANDBOX_TEMPLATES } from './sandboxCatalog.js';
+import { createSandboxMediaStore, type SandboxMediaStore } from './sandboxMedia.js';
 import { fitsSlots } from './templates.js';
 import type { DeliveryStatus, MessagingProvider, OutboundMessage, ProviderIntegration, StatusSink } from './types.js';
 
@@ -24,11 +26,14 @@ export type Sandbox = {
   close(): Promise<void>;
 };
 
-function check(message: OutboundMessage): void {
+function check(message: OutboundMessage, media: SandboxMediaStore): void {
   if (message.to.id.startsWith(UNDELIVERABLE_PREFIX)) {
     throw new ProviderError('sandbox', 'recipient', 'Message undeliverable', '131026');
   }
   const { content } = message;
+  if (content.type === 'media' && 'id' in content.media.source && !media.has(content.media.source.id)) {
+    throw new ProviderError('sandbox', 'invalid_request', `The sandbox has no media ${content.media.source.id}`, '131053');
+  }
   if (content.type !== 'template') return;
   const template = SANDBOX_TEMPLATES.find((candidate) => candidate.name === content.name && candidate.language === content.language);
   if (!template) throw new ProviderError('sandbox', 'template', `Template ${content.name} (${content.language}) does not exist`, '132001');
@@ -43,6 +48,7 @@ function check(message: OutboundMessage): void {
 export function createSandbox(options: SandboxOptions): Sandbox {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
+  const media = createSandboxMediaStore();
   let closed = false;
 
   function progress(integration: ProviderIntegration, message: OutboundMessage, providerMessageId: string, step: number) {
@@ -68,13 +74,19 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     provider(integration) {
       return {
         async send(message) {
-          check(message);
+          check(message, media);
           const providerMessageId = `wamid.${randomBytes(30).toString('base64url')}`;
           progress(integration, message, providerMessageId, 0);
           return { providerMessageId };
         },
         async listTemplates() {
           return structuredClone([...SANDBOX_TEMPLATES]);
+        },
+        async fetchMedia(mediaId) {
+          return media.fetch(mediaId);
+        },
+        async uploadMedia(upload) {
+          return media.upload(upload);
         },
       };
     },

@@ -57,8 +57,23 @@ export type TemplateComponentParameters =
   | { type: 'header' | 'body'; parameters: TemplateParameter[] }
   | { type: 'button'; sub_type: 'url' | 'copy_code' | 'quick_reply'; index: number; parameters: ButtonParameter[] };
 
+/** The kinds of media a message can carry out: WhatsApp's image, video, audio and document messages. */
+export const OUTBOUND_MEDIA_TYPES = ['image', 'video', 'audio', 'document'] as const;
+export type OutboundMediaType = (typeof OUTBOUND_MEDIA_TYPES)[number];
+
+/** A media message: the file by the provider's media id (uploaded first) or by a public link. */
+export type MediaContent = {
+  type: OutboundMediaType;
+  source: { id: string } | { link: string };
+  caption?: string;
+  /** A document's file name, shown to the recipient. */
+  filename?: string;
+};
+
 export type OutboundContent =
-  { type: 'text'; body: string } | { type: 'template'; name: string; language: string; components: TemplateComponentParameters[] };
+  | { type: 'text'; body: string }
+  | { type: 'template'; name: string; language: string; components: TemplateComponentParameters[] }
+  | { type: 'media'; media: MediaContent };
 
 /**
  * Where a message goes: a phone number (WhatsApp's `to`, the wa_id's digits) or, for a contact whose
@@ -86,11 +101,21 @@ export type StatusUpdate = {
   error: { code: string; message: string } | null;
 };
 
+/** A file the provider holds, as it describes it, with its bytes to read once. */
+export type MediaFile = { body: ReadableStream<Uint8Array>; mimeType: string | null; sha256: string | null; size: number | null };
+
+/** A file to hand to the provider's media store. */
+export type MediaUpload = { filename: string; contentType: string; bytes: Uint8Array<ArrayBuffer> };
+
 export interface MessagingProvider {
   /** Hands one message to the provider; resolves once the provider accepted it (status sent). */
   send(message: OutboundMessage): Promise<SentMessage>;
   /** Every template of the integration's business account. */
   listTemplates(): Promise<Template[]>;
+  /** A media file by the provider's id (from an inbound message or an upload); ProviderError `not_found` when it has none. */
+  fetchMedia(mediaId: string): Promise<MediaFile>;
+  /** Stores a file with the provider for sending; resolves to its media id. */
+  uploadMedia(upload: MediaUpload): Promise<{ id: string }>;
 }
 
 /** Where adapters report delivery progress they learn of by themselves (the sandbox's timer). */

@@ -1,6 +1,7 @@
-// The `whatsapp` provider: the WhatsApp Cloud API over HTTPS (Graph API). Text and template sends go to
-// POST /{phone-number-id}/messages; templates come from GET /{business-account-id}/message_templates,
-// page by page. The base URL (WHATSAPP_GRAPH_URL, with the API version) is configurable so that tests run
+// The `whatsapp` provider: the WhatsApp Cloud API over HTTPS (Graph API). Text, template and media sends go
+// to POST /{phone-number-id}/messages; templates come from GET /{business-account-id}/message_templates,
+// page by page; files are uploaded to POST /{phone-number-id}/media and fetched by id (GET /{media-id} gives
+// a URL valid for five minutes, read with the same bearer token). The base URL (WHATSAPP_GRAPH_URL, with the API version) is configurable so that tests run
 // the adapter against a local fake Graph server. Delivery progress arrives later at /webhooks/whatsapp.
 import { z } from 'zod';
 import { graphError, unreachable } from './whatsappErrors.js';
@@ -64,6 +65,23 @@ const templatePage = z.object({
   paging: z.object({ cursors: z.object({ after: z.string().optional() }).optional(), next: z.string().optional() }).optional(),
 });
 const sendAnswer = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
+const mediaAnswer = z.object({
+  url: z.url(),
+  mime_type: z.string().optional(),
+  sha256: z.string().optional(),
+  file_size: z.union([z.string(), z.number()]).optional(),
+});
+const uploadAnswer = z.object({ id: z.string().min(1) });
+
+/** Meta's media hosts: the access token goes to a download URL only there (or to the configured Graph host itself). */
+const MEDIA_HOSTS = /(^|\.)(fbsbx\.com|facebook\.com|fbcdn\.net|whatsapp\.net)$/;
+
+function isMediaHost(url: URL, base: URL): boolean {
+  return url.origin === base.origin || (url.protocol === 'https:' && MEDIA_HOSTS.test(url.hostname));
+}
+
+/** Graph's answer for a media id it does not have: "Unsupported get request" / object does not exist. */
+const MISSING_OBJECT_CODE = '100';
 
 function toComponent(component: z.infer<typeof graphComponent>): TemplateComponent | null {
   switch (component.type.toUpperCase()) {
@@ -130,6 +148,10 @@ function requestBody(message: OutboundMessage): Record<string, unknown> {
   };
   const { content } = message;
   if (content.type === 'text') return { ...common, type: 'text', text: { preview_url: false, body: content.body } };
+  if (content.type === 'media') {
+    const { type, source, caption, filename } = content.media;
+    return { ...common, type, [type]: { ...source, ...(caption ? { caption } : {}), ...(filename ? { filename } : {}) } };
+  }
   return {
     ...common,
     type: 'template',
@@ -144,10 +166,9 @@ function requestBody(message: OutboundMessage): Record<string, unknown> {
 export function createWhatsAppProvider(integration: ProviderIntegration, options: WhatsAppOptions): MessagingProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  async function call(url: string, init: RequestInit = {}): Promise<unknown> {
-    let response: Response;
+  async function request(url: string, init: RequestInit = {}): Promise<Response> {
     try {
-      response = await fetch(url, {
+      return await fetch(url, {
         ...init,
         headers: { authorization: `Bearer ${integration.accessToken}`, accept: 'application/json', ...init.headers },
         signal: AbortSignal.timeout(options.timeoutMs),
@@ -155,6 +176,10 @@ export function createWhatsAppProvider(integration: ProviderIntegration, options
     } catch (error) {
       throw unreachable(error);
     }
+  }
+
+  async function call(url: string, init: RequestInit = {}): Promise<unknown> {
+    const response = await request(url, init);
     const body: unknown = await response.json().catch(() => null);
     if (!response.ok) throw graphError(response.status, body);
     return body;
@@ -193,6 +218,44 @@ export function createWhatsAppProvider(integration: ProviderIntegration, options
         if (!after) return templates;
       }
       throw new ProviderError('whatsapp', 'unavailable', `The template list has more than ${MAX_PAGES} pages`);
+    },
+
+    async fetchMedia(mediaId) {
+      const query = new URLSearchParams({ phone_number_id: integration.phoneNumberId });
+      let described: unknown;
+      try {
+        described = await call(`${base}/${encodeURIComponent(mediaId)}?${query}`);
+      } catch (error) {
+        if (error instanceof ProviderError && error.code === MISSING_OBJECT_CODE)
+          throw new ProviderError('whatsapp', 'media_not_found', 'The WhatsApp Cloud API no longer has this media file', error.code);
+        throw error;
+      }
+      const media = mediaAnswer.safeParse(described);
+      if (!media.success) throw invalidAnswer('the media lookup');
+      // The URL is Meta's own media host; it needs the same token and expires within minutes, so it is read at once.
+      const location = new URL(media.data.url);
+      if (!isMediaHost(location, new URL(base))) throw invalidAnswer('a media URL on a host that is not Meta’s');
+      const file = await request(location.href, { headers: { accept: '*/*' } });
+      if (!file.ok || !file.body) throw graphError(file.status, await file.json().catch(() => null));
+      const size = media.data.file_size === undefined ? null : Number(media.data.file_size);
+      return {
+        body: file.body,
+        mimeType: media.data.mime_type ?? file.headers.get('content-type'),
+        sha256: media.data.sha256 ?? null,
+        size: Number.isSafeInteger(size) ? size : null,
+      };
+    },
+
+    async uploadMedia(upload) {
+      const form = new FormData();
+      form.set('messaging_product', 'whatsapp');
+      form.set('type', upload.contentType);
+      form.set('file', new Blob([upload.bytes], { type: upload.contentType }), upload.filename);
+      const answer = uploadAnswer.safeParse(
+        await call(`${base}/${encodeURIComponent(integration.phoneNumberId)}/media`, { method: 'POST', body: form }),
+      );
+      if (!answer.success) throw invalidAnswer('the media upload');
+      return { id: answer.data.id };
     },
   };
 }

@@ -38,6 +38,26 @@ export type ContactInput = {
   wa_id?: string | null | undefined;
 };
 
+/** A media message: a file by public https link or uploaded here. WhatsApp limits: image (jpeg, png) 5 MB; video (mp4, 3gpp) 16 MB; audio (aac, amr, mpeg, mp4, ogg) 16 MB, no caption; document (pdf, txt, Office) 100 MB. */
+export type MediaSendInput = {
+  /** Up to 1024 characters; not for audio. */
+  caption?: string | null | undefined;
+  /** A public https URL of the file; or give upload. */
+  link?: string | null | undefined;
+  /** image, video, audio or document. */
+  type: string;
+  upload?: MediaUploadInput | null | undefined;
+};
+
+/** A file to upload to the provider before sending it. */
+export type MediaUploadInput = {
+  /** The file, base64-encoded; the request body limit (MAX_BODY_BYTES) bounds it. */
+  content_base64: string;
+  /** One WhatsApp takes for the media type, such as image/jpeg or application/pdf. */
+  content_type: string;
+  filename: string;
+};
+
 /** The value of a button's variable: a URL button's suffix, a copy-code button's code, a quick reply's payload. */
 export type TemplateButtonInput = {
   /** The button's position among the template's buttons, from 0. */
@@ -610,6 +630,7 @@ export type MessageSendMutationVariables = Exact<{
   integration_id?: string | null | undefined;
   body?: string | null | undefined;
   template?: TemplateSendInput | null | undefined;
+  media?: MediaSendInput | null | undefined;
 }>;
 
 
@@ -818,7 +839,7 @@ export type TagUnassignMutationVariables = Exact<{
 
 export type TagUnassignMutation = { tagUnassign: { assigned: boolean, customer_id: string, tag_id: string } | null };
 
-export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
+export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
 
 export type ConversationMessagesQueryVariables = Exact<{
   conversation_id: string;
@@ -828,14 +849,14 @@ export type ConversationMessagesQueryVariables = Exact<{
 }>;
 
 
-export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
+export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
 
 export type MessageQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } | null };
+export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } | null };
 
 export type MessageSearchQueryVariables = Exact<{
   q: string;
@@ -845,7 +866,14 @@ export type MessageSearchQueryVariables = Exact<{
 }>;
 
 
-export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, error: { code: string | null, details: string | null, title: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
+export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
+
+export type MessageMediaFileQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type MessageMediaFileQuery = { messageMediaFile: { file_key: string, filename: string | null, message_id: string, mime_type: string | null, sha256: string, size: number } | null };
 
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 

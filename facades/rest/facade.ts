@@ -13,6 +13,8 @@ import { createRestRouter } from './adapter.js';
 import { checkDeprecations } from './deprecation.js';
 import { DOCS_PATHS, docsResponse } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { createMediaRoute } from './mediaRoute.js';
+import type { MediaFiles } from '../../infra/media/mediaFiles.js';
 import { REST_BASE_PATH, restRoutes } from './routes.js';
 
 export type RestFacadeOptions = {
@@ -24,6 +26,8 @@ export type RestFacadeOptions = {
   onUnexpected: (error: unknown) => void;
   /** The facade table; FACADE_TABLE unless a test mounts another. */
   table?: readonly FacadeEntry[];
+  /** The store GET /messages/{id}/media streams files from. */
+  mediaFiles: MediaFiles;
 };
 
 /** sofa-api's own subscription webhooks, which it mounts on every router; this API has no subscriptions. */
@@ -42,6 +46,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     routes,
     openApiDocument: JSON.stringify(buildOpenApiDocument(options.schema, routes, options.version)),
   });
+  const mediaRoute = createMediaRoute(options.gateway, options.mediaFiles);
   return {
     async onRequest({ request, url, endResponse }) {
       const { requestId } = requestState(request);
@@ -57,7 +62,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         return;
       }
       if (!url.pathname.startsWith(`${REST_BASE_PATH}/`) || SOFA_SUBSCRIPTIONS.test(url.pathname)) return;
-      const response = await router.handle(request, url, requestId);
+      const response = (await mediaRoute(request, url, requestId)) ?? (await router.handle(request, url, requestId));
       if (response) endResponse(response);
     },
   };

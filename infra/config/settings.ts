@@ -54,6 +54,8 @@ const schema = z
     WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
     TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    // Media files fetched from the provider, kept under DATA_DIR/media up to this many bytes (0: none kept).
+    MEDIA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(268_435_456),
     // The production edge (README, "Production edge" in docs/api-decisions.md).
     TLS_CERT_FILE: z.string().min(1).optional(),
     TLS_KEY_FILE: z.string().min(1).optional(),

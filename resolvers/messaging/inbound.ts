@@ -16,6 +16,7 @@ import { adoptReportedIdentities, type ChannelType, type Identity } from '../con
 import type { MessageEventData } from '../shared/views.js';
 import { parseInput, uuid } from '../shared/validation.js';
 import { enqueueAgentRun } from '../agent/runs.js';
+import type { Prisma } from '../../prisma/generated/prisma/client.js';
 
 export const MAX_INBOUND_BODY_LENGTH = 65_536;
 
@@ -32,6 +33,27 @@ const reportedContact = z
 /** Who wrote, as the provider reports it: a wa_id, a business-scoped user id (user_id), or both. */
 export type ReportedContact = z.input<typeof reportedContact>;
 
+/** The file of an inbound media message, as the provider describes it; fetched only when asked for. */
+export type InboundMedia = {
+  id: string | null;
+  mime_type: string | null;
+  sha256: string | null;
+  filename: string | null;
+  caption: string | null;
+  size: number | null;
+};
+
+/** What an inbound message is beyond who sent it and when: its kind, text, media, structured content
+ * (location, contact cards, a reply's id and title, a reaction's emoji) and the provider id of the message it
+ * answers or reacts to. */
+export type InboundContent = {
+  type: string;
+  body: string;
+  media: InboundMedia | null;
+  content: Record<string, unknown> | null;
+  reply_to_provider_message_id: string | null;
+};
+
 const inboundInput = z.object({
   integrationId: uuid,
   contact: reportedContact,
@@ -39,6 +61,10 @@ const inboundInput = z.object({
     provider_message_id: z.string().min(1).max(256),
     body: z.string().max(MAX_INBOUND_BODY_LENGTH),
     sent_at: z.date(),
+    type: z.string().min(1).max(32).default('text'),
+    media: z.custom<InboundMedia>().nullable().default(null),
+    content: z.record(z.string(), z.unknown()).nullable().default(null),
+    reply_to_provider_message_id: z.string().min(1).max(256).nullable().default(null),
   }),
 });
 
@@ -121,13 +147,24 @@ async function store(ctx: Context, workspaceId: string, input: z.infer<typeof in
     if (!integration) throw new DomainError('INTEGRATION_NOT_FOUND', 'No such integration in this workspace');
     const contactId = await upsertContact(tx, workspaceId, integration.provider, input.contact);
     const conversation = await openConversation(tx, workspaceId, contactId, integration);
+    const { reply_to_provider_message_id: replyTo } = input.message;
+    // The message answered or reacted to, when it is in this workspace (the provider may name one we never saw).
+    const answered = replyTo
+      ? await tx.message.findUnique({
+          where: { company_id_provider_message_id: { company_id: workspaceId, provider_message_id: replyTo } },
+          select: { id: true },
+        })
+      : null;
     const message = await tx.message.create({
       data: {
         company_id: workspaceId,
         conversation_id: conversation.id,
         direction: 'inbound',
-        type: 'text',
+        type: input.message.type,
         body: input.message.body,
+        media: input.message.media ?? undefined,
+        content: (input.message.content as Prisma.InputJsonObject | null) ?? undefined,
+        reply_to_message_id: answered?.id ?? null,
         status: INBOUND_STATUS,
         sender_type: 'contact',
         sender_id: contactId,

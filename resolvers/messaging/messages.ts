@@ -22,6 +22,8 @@ import {
   type OutboundSend,
 } from './outbound.js';
 import { providerFailure } from './providerFailure.js';
+import { mediaContent, mediaSendInput, storedMedia, type MediaSendInput } from './mediaInput.js';
+import type { MessagingProvider } from '../../adapters/providers/types.js';
 import { messagingWindow } from './window.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
@@ -38,10 +40,11 @@ const sendInput = z
       .refine((value) => value.length <= MAX_TEXT_LENGTH, { message: `must be at most ${MAX_TEXT_LENGTH} characters` })
       .nullish(),
     template: templateSendInput.nullish(),
+    media: mediaSendInput.nullish(),
   })
   .superRefine((input, context) => {
-    if (!input.body === !input.template) {
-      context.addIssue({ code: 'custom', path: ['body'], message: 'give either body (a free-form text) or template, not both' });
+    if ([input.body, input.template, input.media].filter(Boolean).length !== 1) {
+      context.addIssue({ code: 'custom', path: ['body'], message: 'give one of body (a free-form text), template or media' });
     }
     if (!input.conversation_id === !input.to) {
       context.addIssue({ code: 'custom', path: ['conversation_id'], message: 'give either conversation_id or to, not both' });
@@ -126,8 +129,28 @@ async function prepareOn(
   if (checkedTemplate) return { ...common, ...checkedTemplate };
   if (input.template) return { ...common, ...(await templateMessage(provider, input.template)) };
   assertWindowOpen(conversation.last_message_at, Date.now());
+  if (input.media) return { ...common, ...(await mediaMessage(provider, input.media)) };
   const body = input.body ?? '';
   return { ...common, content: { type: 'text', body }, body, template: null };
+}
+
+/** A media message; an upload goes to the provider's media store first, and is sent by the id it gets. */
+async function mediaMessage(provider: MessagingProvider, media: MediaSendInput): Promise<OutboundMessage> {
+  let providerId: string | null = null;
+  if (media.upload) {
+    const { filename, content_type: contentType, content_base64: base64 } = media.upload;
+    try {
+      ({ id: providerId } = await provider.uploadMedia({ filename, contentType, bytes: new Uint8Array(Buffer.from(base64, 'base64')) }));
+    } catch (error) {
+      throw providerFailure(error);
+    }
+  }
+  return {
+    content: { type: 'media', media: mediaContent(media, providerId) },
+    body: media.caption || media.upload?.filename || `[${media.type}]`,
+    template: null,
+    media: storedMedia(media, providerId),
+  };
 }
 
 async function deliver(ctx: Context, send: OutboundSend): Promise<MessageSendResult> {

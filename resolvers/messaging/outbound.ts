@@ -3,7 +3,7 @@
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
 // event. The pending message is recorded with a message.created event, so dashboards see it at once. A
 // provider failure leaves the message recorded as failed, never lost.
-import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
+import type { Prisma, PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
 import type { TemplateRequest } from './templateInput.js';
@@ -21,6 +21,8 @@ export type OutboundMessage = {
   /** The text stored as the message body (for a template: its rendered header, body and footer). */
   body: string;
   template: TemplateRequest | null;
+  /** What the record keeps of a media message's file. */
+  media?: Record<string, unknown>;
 };
 
 /** Who wrote a message: the contact, a user, an API key, the AI agent or a campaign, and its id. */
@@ -69,7 +71,8 @@ export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<
       conversation_id: send.conversationId,
       direction: 'outbound',
       body: send.body,
-      type: send.template ? 'template' : 'text',
+      type: send.content.type === 'media' ? send.content.media.type : send.content.type,
+      media: send.media as Prisma.InputJsonObject | undefined,
       status: 'pending',
       sender_type: send.sender.type,
       sender_id: send.sender.id,

@@ -10,7 +10,7 @@
 // https://developers.facebook.com/documentation/business-messaging/whatsapp/business-scoped-user-ids/
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { MAX_INBOUND_BODY_LENGTH, type ReportedContact } from './inbound.js';
+import { MAX_INBOUND_BODY_LENGTH, type InboundContent, type ReportedContact } from './inbound.js';
 import { cleanJson } from './cleanText.js';
 import { DELIVERY_STATUSES, type DeliveryStatus, type StatusUpdate } from '../../adapters/providers/types.js';
 
@@ -29,7 +29,7 @@ export type CallbackWork =
       kind: 'message';
       phoneNumberId: string;
       contact: ReportedContact;
-      message: { provider_message_id: string; body: string; sent_at: Date };
+      message: InboundContent & { provider_message_id: string; sent_at: Date };
       /** The part itself, kept as a dead letter if it cannot be stored. */
       raw: unknown;
     }
@@ -40,7 +40,23 @@ const unixSeconds = z
   .union([z.string().regex(/^\d{1,12}$/), z.number().int().nonnegative()])
   .transform((value) => new Date(Number(value) * 1000));
 
-const media = z.object({ caption: z.string().optional(), filename: z.string().optional() });
+const media = z.object({
+  id: z.string().min(1).max(256).optional(),
+  mime_type: z.string().max(255).optional(),
+  sha256: z.string().max(128).optional(),
+  caption: z.string().optional(),
+  filename: z.string().optional(),
+});
+
+const namedValues = <Key extends string>(key: Key) => z.array(z.object({ [key]: z.string().optional(), type: z.string().optional() }));
+
+/** A shared contact card (Meta's `contacts` message): name, phones, e-mails and organisation are kept. */
+const contactCard = z.object({
+  name: z.object({ formatted_name: z.string().optional(), first_name: z.string().optional(), last_name: z.string().optional() }).optional(),
+  phones: z.array(z.object({ phone: z.string().optional(), wa_id: z.string().optional(), type: z.string().optional() })).optional(),
+  emails: namedValues('email').optional(),
+  org: z.object({ company: z.string().optional() }).optional(),
+});
 
 const inboundMessage = z
   .object({
@@ -57,16 +73,28 @@ const inboundMessage = z
     document: media.optional(),
     sticker: media.optional(),
     location: z
-      .object({ latitude: z.number(), longitude: z.number(), name: z.string().optional(), address: z.string().optional() })
+      .object({
+        latitude: z.number(),
+        longitude: z.number(),
+        name: z.string().optional(),
+        address: z.string().optional(),
+        url: z.string().optional(),
+      })
       .optional(),
-    button: z.object({ text: z.string() }).optional(),
+    contacts: z.array(contactCard).optional(),
+    button: z.object({ text: z.string(), payload: z.string().optional() }).optional(),
     interactive: z
-      .object({ button_reply: z.object({ title: z.string() }).optional(), list_reply: z.object({ title: z.string() }).optional() })
+      .object({
+        type: z.string().optional(),
+        button_reply: z.object({ id: z.string().optional(), title: z.string() }).optional(),
+        list_reply: z.object({ id: z.string().optional(), title: z.string(), description: z.string().optional() }).optional(),
+      })
       .optional(),
-    reaction: z.object({ emoji: z.string().optional() }).optional(),
+    reaction: z.object({ message_id: z.string().optional(), emoji: z.string().optional() }).optional(),
+    context: z.object({ id: z.string().max(256).optional(), from: z.string().optional() }).optional(),
   })
   .superRefine((message, context) => {
-    for (const type of ['text', 'location', 'button'] as const) {
+    for (const type of ['text', 'location', 'button', 'contacts', 'reaction'] as const) {
       if (message.type === type && !message[type]) context.addIssue({ code: 'custom', path: [type], message: 'is required' });
     }
   });
@@ -133,10 +161,81 @@ function bodyOf(message: InboundMessage): string {
       return message.button?.text ?? '';
     case 'interactive':
       return message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? '[interactive]';
+    case 'contacts':
+      return ['[contacts]', ...message.contacts!.map((card) => cardOf(card).name ?? cardOf(card).phones[0]?.phone)]
+        .filter(Boolean)
+        .join(' ');
     case 'reaction':
       return message.reaction?.emoji ? `[reaction] ${message.reaction.emoji}` : '[reaction removed]';
     default:
       return `[${message.type}]`;
+  }
+}
+
+const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'] as const;
+const STORED_TYPES = [...MEDIA_TYPES, 'text', 'location', 'contacts', 'interactive', 'button', 'reaction'] as const;
+
+function cardOf(card: z.infer<typeof contactCard>) {
+  const { formatted_name, first_name, last_name } = card.name ?? {};
+  return {
+    name: formatted_name || [first_name, last_name].filter(Boolean).join(' ') || null,
+    phones: (card.phones ?? []).flatMap(({ phone, wa_id, type }) =>
+      phone || wa_id ? [{ phone: phone ?? null, wa_id: wa_id ?? null, type: type ?? null }] : [],
+    ),
+    emails: (card.emails ?? []).flatMap(({ email, type }) => (email ? [{ email, type: type ?? null }] : [])),
+    organization: card.org?.company ?? null,
+  };
+}
+
+/** What a message is beyond its text: its type, media, structured content, and the message it answers. */
+function contentOf(message: InboundMessage): InboundContent {
+  const type = (STORED_TYPES as readonly string[]).includes(message.type) ? (message.type as (typeof STORED_TYPES)[number]) : 'unsupported';
+  const replyTo = message.type === 'reaction' ? message.reaction?.message_id : message.context?.id;
+  const common = { type, body: bodyOf(message), media: null, content: null, reply_to_provider_message_id: replyTo ?? null };
+  switch (type) {
+    case 'image':
+    case 'video':
+    case 'audio':
+    case 'document':
+    case 'sticker': {
+      const attachment = message[type] ?? {};
+      return {
+        ...common,
+        media: {
+          id: attachment.id ?? null,
+          mime_type: attachment.mime_type ?? null,
+          sha256: attachment.sha256 ?? null,
+          filename: attachment.filename ?? null,
+          caption: attachment.caption ?? null,
+          size: null,
+        },
+      };
+    }
+    case 'location': {
+      const { latitude, longitude, name, address, url } = message.location!;
+      return { ...common, content: { location: { latitude, longitude, name: name ?? null, address: address ?? null, url: url ?? null } } };
+    }
+    case 'contacts':
+      return { ...common, content: { contacts: message.contacts!.map(cardOf) } };
+    case 'interactive': {
+      const reply = message.interactive?.list_reply ?? message.interactive?.button_reply;
+      const kind = message.interactive?.list_reply
+        ? 'list_reply'
+        : message.interactive?.button_reply
+          ? 'button_reply'
+          : (message.interactive?.type ?? 'unknown');
+      const description = message.interactive?.list_reply?.description ?? null;
+      return { ...common, content: { reply: { kind, id: reply?.id ?? null, title: reply?.title ?? null, description } } };
+    }
+    case 'button':
+      return {
+        ...common,
+        content: { reply: { kind: 'quick_reply', id: message.button!.payload ?? null, title: message.button!.text, description: null } },
+      };
+    case 'reaction':
+      return { ...common, content: { reaction: { emoji: message.reaction!.emoji || null } } };
+    default:
+      return common;
   }
 }
 
@@ -210,15 +309,15 @@ function readMessage(phoneNumberId: string, raw: unknown, contacts: Sender[], ar
   if (!parsed.success) return failedPart(phoneNumberId, 'message', problemOf(parsed.error, 'message'), part);
   const message = parsed.data;
   if (message.type === 'system') return null;
-  const body = bodyOf(message);
-  if (body.length > MAX_INBOUND_BODY_LENGTH) return failedPart(phoneNumberId, 'message', 'message: the text is too long', part);
+  const content = contentOf(message);
+  if (content.body.length > MAX_INBOUND_BODY_LENGTH) return failedPart(phoneNumberId, 'message', 'message: the text is too long', part);
   const contact = senderOf(message, contacts);
   if (typeof contact === 'string') return failedPart(phoneNumberId, 'message', `message.${contact}`, part);
   return {
     kind: 'message',
     phoneNumberId,
     contact,
-    message: { provider_message_id: message.id, body, sent_at: message.timestamp },
+    message: { ...content, provider_message_id: message.id, sent_at: message.timestamp },
     raw: part,
   };
 }

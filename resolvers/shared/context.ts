@@ -1,5 +1,6 @@
 // What every resolver receives: the services it may use and who is asking. Nothing here knows about HTTP.
 import type { Prisma, PrismaClient } from '../../prisma/generated/prisma/client.js';
+import type { MediaFiles } from '../../infra/media/mediaFiles.js';
 import type { SecretBox } from '../../infra/crypto/secrets.js';
 import type { MessagingProviders } from '../../adapters/providers/registry.js';
 import type { TargetGuard } from '../../infra/net/targetGuard.js';
@@ -39,6 +40,8 @@ export type Services = {
   publicUrls: PublicUrls;
   /** Live updates: committed events handed to this process's subscribers (resolvers/events/hub.ts). */
   events: EventHub;
+  /** Media files fetched from the provider, verified and kept by content (infra/media/mediaFiles.ts). */
+  mediaFiles: MediaFiles;
 };
 
 export type Context = Services & {

@@ -11,6 +11,7 @@ export type MessageDetailRow = MessageView &
     Message,
     | 'type'
     | 'media'
+    | 'content'
     | 'template_name'
     | 'template_language'
     | 'sender_type'
@@ -67,6 +68,7 @@ export const messageDetailSelect = {
   ...messageViewSelect,
   type: true,
   media: true,
+  content: true,
   template_name: true,
   template_language: true,
   sender_type: true,

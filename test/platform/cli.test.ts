@@ -54,6 +54,7 @@ async function asService<T>(work: (fetch: ServiceCalls) => Promise<T>): Promise<
     listen: db.listen,
     secrets,
     version: '0.1.0',
+    media: { directory: join(dataDir, 'media'), maxBytes: 0 },
     logger,
     messaging: TEST_MESSAGING,
     webhookTargets: createTargetGuard(),

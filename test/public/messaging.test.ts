@@ -303,7 +303,7 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
     ).toMatchObject({
       status: 400,
       code: 'VALIDATION_ERROR',
-      details: { body: 'give either body (a free-form text) or template, not both' },
+      details: { body: 'give one of body (a free-form text), template or media' },
     });
   });
 

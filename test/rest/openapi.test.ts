@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -12,6 +13,7 @@ import { FACADE_TABLE } from '../../facades/operations/index.js';
 import { createIntegration } from '../../resolvers/messaging/integrations.js';
 import { KEY_SCOPES } from '../../resolvers/workspace/scopes.js';
 import type { Prisma } from '../../prisma/generated/prisma/client.js';
+import { projectPath } from '../../infra/paths.js';
 
 const REST_ROUTES = FACADE_TABLE.flatMap((entry) => entry.rest ?? []);
 
@@ -878,6 +880,36 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     for (const path of ['/health', '/api/v1/openapi.json']) {
       covered.add(await checker.check(document.paths[path]!['get']!, await h.fetch(path)));
     }
+    // GET /messages/{id}/media answers bytes, outside the table: a sandbox sample photo, and one whose digest is wrong.
+    const media = document.paths[`${REST_BASE_PATH}/messages/{id}/media`]!['get']!;
+    const mediaMessage = async (sha256: string) =>
+      (
+        await h.db.prisma.message.create({
+          data: {
+            company_id: seed.workspace.workspace_id,
+            conversation_id: seed.conversationIds.active,
+            direction: 'inbound',
+            type: 'image',
+            body: '[image]',
+            status: 'received',
+            media: { id: 'sandbox-media-photo', mime_type: 'image/jpeg', sha256 },
+          },
+        })
+      ).id;
+    const photoDigest = createHash('sha256')
+      .update(readFileSync(projectPath('adapters', 'providers', 'sandboxMedia', 'photo.jpg')))
+      .digest('hex');
+    const mediaExchanges: [string, RequestInit & { key?: string }][] = [
+      [await mediaMessage(photoDigest), { key: seed.key }],
+      ['not-a-uuid', { key: seed.key }],
+      [MISSING_ID, {}],
+      [MISSING_ID, { key: await narrowKeyOf(media) }],
+      [MISSING_ID, { key: seed.key }],
+      [MISSING_ID, { key: seed.key, method: 'POST' }],
+      [await mediaMessage('0'.repeat(64)), { key: seed.key }],
+    ];
+    for (const [id, init] of mediaExchanges)
+      covered.add(await checker.check(media, await h.fetch(`${REST_BASE_PATH}/messages/${id}/media`, init)));
     // The 503 of /health needs a database that does not answer, which this file does not stage.
     const uncovered = documentedResponses().filter((response) => !covered.has(response) && response !== 'health 503 application/json');
     for (const route of REST_ROUTES) {

@@ -362,9 +362,8 @@ describe('the route table', () => {
   it('refuses, at start-up, two routes for one method and path', () => {
     const deleteContact = FACADE_TABLE.flatMap((entry) => entry.rest ?? []).find((candidate) => candidate.operationId === 'deleteContact')!;
     const twice = [...FACADE_TABLE, { operation: 'ContactDelete', rest: [{ ...deleteContact, operationId: 'again' }] }];
-    expect(() => useRestFacade({ gateway: createGateway(), schema, version: 'test', onUnexpected: () => undefined, table: twice })).toThrow(
-      /Two REST routes answer DELETE \/api\/v1\/contacts\/\{id\}/,
-    );
+    const options = { gateway: createGateway(), schema, version: 'test', mediaFiles: h.services.mediaFiles, onUnexpected: () => undefined };
+    expect(() => useRestFacade({ ...options, table: twice })).toThrow(/Two REST routes answer DELETE \/api\/v1\/contacts\/\{id\}/);
   });
 
   it('serves a new route, of any method, over an existing operation from one added entry', async () => {
@@ -384,6 +383,7 @@ describe('the route table', () => {
           gateway,
           schema,
           version: 'test',
+          mediaFiles: h.services.mediaFiles,
           onUnexpected: () => undefined,
           table: [
             ...FACADE_TABLE,

@@ -61,7 +61,7 @@ export function countingMessaging(messaging: MessagingProviders) {
     for(integration) {
       const provider = messaging.for(integration);
       const wrapped: MessagingProvider = {
-        listTemplates: () => provider.listTemplates(),
+        ...provider,
         async send(message) {
           sends.push(message);
           await before?.(message);

@@ -1,9 +1,12 @@
 // A local fake of the WhatsApp Cloud API (Graph API) on a real port, so the `whatsapp` adapter is tested
 // over HTTP exactly as it talks to Meta: bearer-token checks, POST /{phone-number-id}/messages for text
 // and template sends (with the provider's own checks and error bodies), GET /{waba-id}/message_templates
-// in pages, and — like the real service — signed status webhooks (sent, delivered, read) sent back to the
-// service for every accepted message. Its template catalog is the sandbox's, in Graph's JSON form.
+// in pages, media (POST /{phone-number-id}/media uploads, GET /{media-id} describing a file with a download
+// URL on its attachments host, which needs the same bearer token), and — like the real service — signed status
+// webhooks (sent, delivered, read) sent back to the service for every accepted message. Its template catalog is the sandbox's, in Graph's JSON form.
+import { createHash, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_TEMPLATES } from '../../adapters/providers/sandboxCatalog.js';
 import { fitsSlots, templateSlots } from '../../adapters/providers/templates.js';
@@ -72,9 +75,18 @@ async function readJson(request: IncomingMessage): Promise<Record<string, any>> 
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
 }
 
+/** A file the fake holds: Meta reports its SHA-256 in base64. */
+export type FakeMedia = { phoneNumberId: string; bytes: Buffer; mimeType: string; filename: string | null };
+
 export type FakeGraph = {
   /** The Graph base URL to configure (WHATSAPP_GRAPH_URL). */
   url: string;
+  /** Files by media id: received ones a test adds, and uploads. */
+  media: Map<string, FakeMedia>;
+  /** Holds a file for the phone number, as if a contact had sent it; returns its id and base64 SHA-256. */
+  addMedia(phoneNumberId: string, bytes: Buffer, mimeType: string): { id: string; sha256: string };
+  /** Downloads of files served from the attachments host. */
+  mediaDownloads: number;
   register(account: FakeGraphAccount): void;
   /** Where status webhooks go (the service's /webhooks/whatsapp). */
   deliverWebhooksTo(sender: WebhookSender): void;
@@ -140,6 +152,17 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       if (typeof body['text']?.body !== 'string') throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter' });
       return;
     }
+    const mediaType = body['type'] as string;
+    if (['image', 'video', 'audio', 'document'].includes(mediaType)) {
+      const media = body[mediaType] ?? {};
+      const known = typeof media.id === 'string' && fake.media.has(media.id);
+      const linked = typeof media.link === 'string' && media.link.startsWith('https://');
+      if (!known && !linked)
+        throw new GraphFailure({ status: 400, code: 131053, message: 'Media upload error', details: 'Unknown media id or link' });
+      if (mediaType === 'audio' && media.caption !== undefined)
+        throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter', details: 'audio takes no caption' });
+      return;
+    }
     if (body['type'] !== 'template') throw new GraphFailure({ status: 400, code: 131051, message: 'Unsupported message type' });
     const { name, language, components = [] } = body['template'] ?? {};
     const template = SANDBOX_TEMPLATES.find((candidate) => candidate.name === name && candidate.language === language?.code);
@@ -158,10 +181,82 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     }
   }
 
+  function mediaOwner(request: IncomingMessage, id: string): FakeMedia {
+    const file = fake.media.get(id);
+    if (!file) {
+      throw new GraphFailure({
+        status: 400,
+        code: 100,
+        message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+      });
+    }
+    authorize(
+      request,
+      accounts.find((candidate) => candidate.phoneNumberId === file.phoneNumberId),
+    );
+    return file;
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://fake.graph');
+    if (request.method === 'GET' && url.pathname === '/attachments/') {
+      const file = mediaOwner(request, url.searchParams.get('mid') ?? '');
+      fake.mediaDownloads++;
+      response.writeHead(200, { 'content-type': file.mimeType, 'content-length': file.bytes.length });
+      response.end(file.bytes);
+      return;
+    }
     const [version, node, edge] = url.pathname.split('/').filter(Boolean);
     if (version !== FAKE_GRAPH_VERSION) throw new GraphFailure({ status: 400, code: 2500, message: 'Unknown path components' });
+    if (request.method === 'GET' && node && !edge && /^\d+$/.test(node) && !accounts.some((account) => account.phoneNumberId === node)) {
+      const file = mediaOwner(request, node);
+      if (url.searchParams.get('phone_number_id') !== file.phoneNumberId)
+        throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter' });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          messaging_product: 'whatsapp',
+          url: `${origin}/attachments/?mid=${node}&ext=1700000000&hash=AbCd`,
+          mime_type: file.mimeType,
+          sha256: createHash('sha256').update(file.bytes).digest('base64'),
+          file_size: String(file.bytes.length),
+          id: node,
+        }),
+      );
+      return;
+    }
+    if (request.method === 'POST' && edge === 'media') {
+      const account = authorize(
+        request,
+        accounts.find((candidate) => candidate.phoneNumberId === node),
+      );
+      const form = await new Request('http://fake.graph/', {
+        method: 'POST',
+        headers: request.headers as Record<string, string>,
+        body: Readable.toWeb(request) as ReadableStream,
+        duplex: 'half',
+      } as RequestInit).formData();
+      const file = form.get('file');
+      const type = form.get('type');
+      if (form.get('messaging_product') !== 'whatsapp' || !(file instanceof File) || typeof type !== 'string') {
+        throw new GraphFailure({
+          status: 400,
+          code: 100,
+          message: 'Invalid parameter',
+          details: 'messaging_product, file and type are required',
+        });
+      }
+      const id = `9${String(randomInt(1e13, 2e14)).padStart(14, '0')}`;
+      fake.media.set(id, {
+        phoneNumberId: account.phoneNumberId,
+        bytes: Buffer.from(await file.arrayBuffer()),
+        mimeType: type,
+        filename: file.name,
+      });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id }));
+      return;
+    }
     if (request.method === 'POST' && edge === 'messages') {
       const account = authorize(
         request,
@@ -228,9 +323,17 @@ export async function startFakeGraph(): Promise<FakeGraph> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
 
   const fake: FakeGraph = {
-    url: `http://127.0.0.1:${port}/${FAKE_GRAPH_VERSION}`,
+    url: `${origin}/${FAKE_GRAPH_VERSION}`,
+    media: new Map(),
+    mediaDownloads: 0,
+    addMedia(phoneNumberId, bytes, mimeType) {
+      const id = `9${String(randomInt(1e13, 2e14)).padStart(14, '0')}`;
+      fake.media.set(id, { phoneNumberId, bytes, mimeType, filename: null });
+      return { id, sha256: createHash('sha256').update(bytes).digest('base64') };
+    },
     register: (account) => void accounts.push(account),
     deliverWebhooksTo: (next) => void (sender = next),
     sends: [],

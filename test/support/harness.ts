@@ -2,6 +2,9 @@
 // plus helpers to create workspaces and keys the way the CLI does.
 import { afterAll } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openDatabase, type Database } from '../../infra/db/database.js';
 import { migrate } from '../../infra/db/migrate.js';
 import { createSecretBox } from '../../infra/crypto/secrets.js';
@@ -57,6 +60,8 @@ export type HarnessOptions = {
   webhookTargets?: TargetGuard;
   /** How long API keys are remembered; the production default (10 s) unless a test revokes keys. */
   apiKeyCacheSeconds?: number;
+  /** Bytes of fetched media kept; 64 MB in a folder of its own unless a test bounds it. */
+  mediaCacheMaxBytes?: number;
 };
 
 /** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
@@ -89,6 +94,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     version: VERSION,
     logger,
     messaging: { ...TEST_MESSAGING, ...options.messaging },
+    media: { directory: mkdtempSync(join(tmpdir(), 'crm-media-')), maxBytes: options.mediaCacheMaxBytes ?? 64 * 1024 * 1024 },
     webhookTargets: options.webhookTargets ?? createTargetGuard(),
     publicBaseUrl: 'https://crm.example.test',
   });
