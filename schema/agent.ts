@@ -6,7 +6,8 @@ import { pageType } from './page.js';
 import { getAgentSettings, updateAgentSettings, type AgentSettingsView } from '../resolvers/agent/settings.js';
 import { listAgentRuns } from '../resolvers/agent/runs.js';
 import { limitArg } from './pageLimit.js';
-import { URI } from './jsonSchemaHints.js';
+import { oneOf, URI } from './jsonSchemaHints.js';
+import { RUN_STATUSES } from '../resolvers/agent/runs.js';
 
 const AgentSettings = builder.objectRef<AgentSettingsView>('AgentSettings').implement({
   description: "The workspace's AI agent, which answers conversations whose service_enabled is on.",
@@ -55,7 +56,7 @@ const AgentRun = builder.prismaObject('AgentRun', {
     id: t.exposeID('id'),
     conversation_id: t.exposeID('conversation_id'),
     message_id: t.exposeID('message_id', { description: 'The inbound message that triggered the run.' }),
-    status: t.exposeString('status', { description: 'pending, running, replied, handed_off, skipped or failed.' }),
+    status: t.exposeString('status', oneOf(RUN_STATUSES)),
     kind: t.exposeString('kind', { nullable: true, description: 'The kind of agent that ran.' }),
     attempt_count: t.exposeInt('attempt_count'),
     passages: t.expose('passages', {

@@ -13,6 +13,8 @@ import {
 } from '../resolvers/scheduling/appointments.js';
 import { listCalendarSlots, type CalendarSlot } from '../resolvers/scheduling/calendarSlots.js';
 import { limitArg } from './pageLimit.js';
+import { oneOf } from './jsonSchemaHints.js';
+import { APPOINTMENT_STATUSES } from '../resolvers/scheduling/appointments.js';
 
 export const Appointment = builder.prismaObject('Appointment', {
   description: 'An appointment with a contact. Scheduled appointments of a workspace never overlap, buffers included.',
@@ -23,7 +25,7 @@ export const Appointment = builder.prismaObject('Appointment', {
     appointment_type_id: t.exposeID('appointment_type_id'),
     start_at: t.expose('start_at', { type: 'DateTime' }),
     end_at: t.expose('end_at', { type: 'DateTime', description: 'start_at plus the type duration.' }),
-    status: t.exposeString('status', { description: 'scheduled, cancelled, completed or no_show.' }),
+    status: t.exposeString('status', oneOf(APPOINTMENT_STATUSES)),
     notes: t.exposeString('notes', { nullable: true }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
@@ -62,7 +64,7 @@ builder.queryFields((t) => ({
     args: {
       from: t.arg({ type: 'DateTime', required: false }),
       to: t.arg({ type: 'DateTime', required: false }),
-      status: t.arg.string({ required: false, description: 'scheduled, cancelled, completed or no_show.' }),
+      status: t.arg.string({ required: false, ...oneOf(APPOINTMENT_STATUSES) }),
       customer_id: t.arg.id({ required: false }),
       limit: limitArg(t.arg, 50),
       cursor: t.arg.string({ required: false, description: 'The next_cursor of the previous page.' }),

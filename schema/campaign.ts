@@ -19,6 +19,8 @@ import { campaignExport } from '../resolvers/campaigns/export.js';
 import { MAX_CAMPAIGN_SEND_RATE, RECIPIENT_STATUSES } from '../resolvers/campaigns/rules.js';
 import { templateOf } from '../resolvers/campaigns/sender.js';
 import { limitArg } from './pageLimit.js';
+import { oneOf } from './jsonSchemaHints.js';
+import { CAMPAIGN_STATUSES } from '../resolvers/campaigns/rules.js';
 
 const CampaignTemplate = builder.objectRef<ReturnType<typeof templateOf>>('CampaignTemplate').implement({
   description: 'The approved template a campaign sends, with the values of its slots in reading order.',
@@ -42,7 +44,7 @@ const Campaign = builder.objectRef<CampaignView>('Campaign').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    status: t.exposeString('status', { description: 'draft, scheduled, running, paused, completed or cancelled.' }),
+    status: t.exposeString('status', oneOf(CAMPAIGN_STATUSES)),
     template: t.field({ type: CampaignTemplate, resolve: (campaign) => templateOf(campaign) }),
     integration_id: t.exposeID('integration_id', { nullable: true, description: 'The integration the messages go through.' }),
     audience_tag_id: t.exposeID('audience_tag_id', { nullable: true, description: 'The audience is the contacts with this tag.' }),
@@ -113,7 +115,7 @@ builder.queryFields((t) => ({
     description: 'Campaigns, newest first. `cursor` is the id of the last campaign seen.',
     authScopes: { permission: 'campaigns' },
     args: {
-      status: t.arg.string({ required: false, description: 'draft, scheduled, running, paused, completed or cancelled.' }),
+      status: t.arg.string({ required: false, ...oneOf(CAMPAIGN_STATUSES) }),
       limit: limitArg(t.arg, 20),
       cursor: t.arg.id({ required: false }),
     },

@@ -1,7 +1,7 @@
 // Writing contacts: create, update, delete, and bulk import with a result per row.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
-import { EMAIL, URI } from './jsonSchemaHints.js';
+import { oneOf, EMAIL, URI } from './jsonSchemaHints.js';
 import { CustomerDetail } from './contact.js';
 import { createContact, deleteContact, importContacts, MAX_IMPORT_ROWS, updateContact } from '../resolvers/contacts/mutations.js';
 
@@ -58,7 +58,7 @@ const RowError = builder.objectRef<NonNullable<Row['error']>>('RowError').implem
 const ContactImportRow = builder.objectRef<Row>('ContactImportRow').implement({
   fields: (t) => ({
     index: t.exposeInt('index', { description: 'Position of the row in the request, from 0.' }),
-    status: t.exposeString('status', { description: 'created or failed.' }),
+    status: t.exposeString('status', oneOf(['created', 'failed'])),
     contact: t.field({ type: CustomerDetail, nullable: true, resolve: (row) => row.contact }),
     error: t.field({ type: RowError, nullable: true, resolve: (row) => row.error }),
   }),

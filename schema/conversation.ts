@@ -4,6 +4,8 @@ import { readState, UNREAD_COUNT_CAP } from '../resolvers/conversations/reads.js
 import { getConversation, listConversations, searchConversations } from '../resolvers/conversations/conversations.js';
 import { pageType } from './page.js';
 import { limitArg } from './pageLimit.js';
+import { oneOf } from './jsonSchemaHints.js';
+import { CONVERSATION_STATUSES } from '../resolvers/conversations/conversations.js';
 
 export const Conversation = builder.prismaObject('Conversation', {
   description: 'A conversation between the workspace and one contact over the messaging provider.',
@@ -15,7 +17,7 @@ export const Conversation = builder.prismaObject('Conversation', {
     integration_id: t.exposeID('integration_id', { nullable: true }),
     session_id: t.exposeString('session_id', { nullable: true }),
     provider: t.exposeString('provider', { description: 'Name of the messaging provider.' }),
-    status: t.exposeString('status', { description: 'active, pending or closed.' }),
+    status: t.exposeString('status', oneOf(CONVERSATION_STATUSES)),
     service_enabled: t.exposeBoolean('service_enabled', { description: 'Whether the AI agent is active on this conversation.' }),
     assigned_user_id: t.exposeID('assigned_user_id', { nullable: true }),
     details: t.expose('details', { type: 'JSON', nullable: true }),
@@ -51,7 +53,10 @@ builder.queryFields((t) => ({
     description: 'Conversations by latest inbound message, newest first; those without messages come last.',
     authScopes: { permission: 'conversations' },
     args: {
-      status: t.arg.string({ required: false, description: 'active, closed or pending (open is accepted for active).' }),
+      status: t.arg.string({
+        required: false,
+        ...oneOf(['active', 'closed', 'pending'], { note: '(open is accepted for active)', alsoAccepted: ['open'] }),
+      }),
       limit: limitArg(t.arg, 20),
       before: t.arg.string({ required: false, description: 'An ISO 8601 date-time, or the next_cursor of the previous page.' }),
       assigned_user_id: t.arg.id({ required: false }),

@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import { pageType } from './page.js';
 import { listInboundFailures } from '../resolvers/messaging/inboundFailures.js';
 import { limitArg } from './pageLimit.js';
+import { oneOf } from './jsonSchemaHints.js';
 
 const InboundFailure = builder.prismaObject('InboundFailure', {
   description:
@@ -15,7 +16,7 @@ const InboundFailure = builder.prismaObject('InboundFailure', {
       description: 'The integration of the phone number it names; null when that number is not connected here.',
     }),
     phone_number_id: t.exposeString('phone_number_id', { nullable: true, description: 'The business phone number id it names.' }),
-    kind: t.exposeString('kind', { description: 'message, status or change.' }),
+    kind: t.exposeString('kind', oneOf(['message', 'status', 'change'])),
     reason: t.exposeString('reason', { description: 'Why it cannot be stored, naming the field.' }),
     payload: t.expose('payload', {
       type: 'JSON',

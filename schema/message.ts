@@ -1,9 +1,10 @@
 // Messages: the Message type (the spec's send response shape) and the messageSend mutation, whose payload
 // is the REST envelope {message} itself.
 import { builder } from './builder.js';
-import { URI } from './jsonSchemaHints.js';
+import { oneOf, URI } from './jsonSchemaHints.js';
 import { sendMessage, type MessageSendResult } from '../resolvers/messaging/messages.js';
 import type { MessageView } from '../resolvers/shared/views.js';
+import { OUTBOUND_MEDIA_TYPES } from '../adapters/providers/types.js';
 
 const Message = builder.objectRef<MessageView>('Message').implement({
   description: 'A message of a conversation, inbound (from the contact) or outbound (to the contact).',
@@ -11,7 +12,7 @@ const Message = builder.objectRef<MessageView>('Message').implement({
     id: t.exposeID('id'),
     conversation_id: t.exposeID('conversation_id'),
     body: t.exposeString('body', { description: 'The text; for a template send, the rendered header, body and footer.' }),
-    direction: t.exposeString('direction', { description: 'inbound or outbound.' }),
+    direction: t.exposeString('direction', oneOf(['inbound', 'outbound'])),
     status: t.exposeString('status', {
       description:
         'Outbound: pending (provider not yet answered), sent, delivered, read or failed; it only moves forward. Inbound: received.',
@@ -28,7 +29,7 @@ const TemplateButtonInput = builder.inputType('TemplateButtonInput', {
   description: "The value of a button's variable: a URL button's suffix, a copy-code button's code, a quick reply's payload.",
   fields: (t) => ({
     index: t.int({ required: true, description: "The button's position among the template's buttons, from 0." }),
-    sub_type: t.string({ required: true, description: 'url, copy_code or quick_reply.' }),
+    sub_type: t.string({ required: true, ...oneOf(['url', 'copy_code', 'quick_reply']) }),
     value: t.string({ required: true }),
   }),
 });
@@ -78,7 +79,7 @@ const MediaSendInput = builder.inputType('MediaSendInput', {
     'A media message: a file by public https link or uploaded here. WhatsApp limits: image (jpeg, png) 5 MB; video (mp4, 3gpp) ' +
     '16 MB; audio (aac, amr, mpeg, mp4, ogg) 16 MB, no caption; document (pdf, txt, Office) 100 MB.',
   fields: (t) => ({
-    type: t.string({ required: true, description: 'image, video, audio or document.' }),
+    type: t.string({ required: true, ...oneOf(OUTBOUND_MEDIA_TYPES) }),
     link: t.string({ required: false, description: 'A public https URL of the file; or give upload.', ...URI }),
     upload: t.field({ type: MediaUploadInput, required: false }),
     caption: t.string({ required: false, description: 'Up to 1024 characters; not for audio.' }),

@@ -3,6 +3,7 @@
 // reaction's emoji. Read from the message's `content` column, which the inbound path writes
 // (resolvers/messaging/whatsappPayload.ts).
 import { builder } from './builder.js';
+import { oneOf } from './jsonSchemaHints.js';
 
 type Location = { latitude: number; longitude: number; name: string | null; address: string | null; url: string | null };
 type Card = {
@@ -51,7 +52,7 @@ export const MessageContactCard = builder.objectRef<Card>('MessageContactCard').
 export const MessageReply = builder.objectRef<Reply>('MessageReply').implement({
   description: 'The option a contact chose: an interactive reply button or list row, or a template quick-reply button.',
   fields: (t) => ({
-    kind: t.exposeString('kind', { description: 'button_reply, list_reply or quick_reply.' }),
+    kind: t.exposeString('kind', oneOf(['button_reply', 'list_reply', 'quick_reply'])),
     id: t.exposeString('id', {
       nullable: true,
       description: "The id the business gave the option (a quick-reply button's payload), to act on without parsing the title.",

@@ -6,6 +6,7 @@ import type { MessageDetailRow } from '../resolvers/shared/views.js';
 import { pageType } from './page.js';
 import { contentOf, MessageContactCard, MessageLocation, MessageReaction, MessageReply } from './messageContent.js';
 import { limitArg } from './pageLimit.js';
+import { oneOf } from './jsonSchemaHints.js';
 
 type Media = {
   id: string | null;
@@ -50,7 +51,7 @@ const MessageTemplate = builder.objectRef<{ name: string; language: string }>('M
 const MessageSender = builder.objectRef<{ type: string; id: string | null }>('MessageSender').implement({
   description: 'Who wrote the message.',
   fields: (t) => ({
-    type: t.exposeString('type', { description: 'contact, user, api_key, agent or campaign.' }),
+    type: t.exposeString('type', oneOf(['contact', 'user', 'api_key', 'agent', 'campaign'])),
     id: t.exposeString('id', {
       nullable: true,
       description: "The contact's, user's, API key's or campaign's id; null for the agent and for sends recorded before senders were.",
@@ -70,6 +71,22 @@ const MessageError = builder.objectRef<{ code: string | null; title: string | nu
   }),
 });
 
+const MESSAGE_TYPES = [
+  'text',
+  'image',
+  'video',
+  'audio',
+  'document',
+  'sticker',
+  'location',
+  'contacts',
+  'interactive',
+  'button',
+  'reaction',
+  'template',
+  'unsupported',
+] as const;
+
 export const MessageDetail = builder.objectRef<MessageDetailRow>('MessageDetail').implement({
   description: 'A message of a conversation as transcripts show it: the Message fields plus its type, media, sender and delivery times.',
   fields: (t) => ({
@@ -79,7 +96,7 @@ export const MessageDetail = builder.objectRef<MessageDetailRow>('MessageDetail'
       description:
         "The text; for a template send, the rendered header, body and footer; for media, the caption, else a document's file name, else the kind in brackets ([audio]); for other kinds, a short text form ([location] …, a reply's title).",
     }),
-    direction: t.exposeString('direction', { description: 'inbound or outbound.' }),
+    direction: t.exposeString('direction', oneOf(['inbound', 'outbound'])),
     status: t.exposeString('status', {
       description: 'Outbound: pending, sent, delivered, read or failed (only moves forward). Inbound: received.',
     }),
@@ -87,10 +104,7 @@ export const MessageDetail = builder.objectRef<MessageDetailRow>('MessageDetail'
       type: 'DateTime',
       description: 'When the service recorded the message (inbound: the time the contact sent it).',
     }),
-    type: t.exposeString('type', {
-      description:
-        'text, image, video, audio, document, sticker, location, contacts, interactive, button, reaction, template or unsupported.',
-    }),
+    type: t.exposeString('type', oneOf(MESSAGE_TYPES)),
     media: t.field({ type: MessageMedia, nullable: true, resolve: (message) => mediaOf(message.media) }),
     location: t.field({ type: MessageLocation, nullable: true, resolve: (message) => contentOf(message.content).location ?? null }),
     contacts: t.field({

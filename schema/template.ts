@@ -4,6 +4,10 @@ import { builder } from './builder.js';
 import { SPEC_OPTIONAL } from './specOptional.js';
 import { listTemplates } from '../resolvers/messaging/templates.js';
 import type { Template, TemplateButton, TemplateComponent } from '../adapters/providers/types.js';
+import { oneOf } from './jsonSchemaHints.js';
+import { TEMPLATE_STATUSES } from '../adapters/providers/types.js';
+
+const TEMPLATE_FILTER = TEMPLATE_STATUSES.map((status) => status.toLowerCase());
 
 const TemplateButtonRef = builder.objectRef<TemplateButton>('TemplateButton').implement({
   fields: (t) => ({
@@ -83,7 +87,10 @@ builder.queryField('templates', (t) =>
     authScopes: { permission: 'templates' },
     args: {
       provider: t.arg.string({ required: false, description: "The integration's provider name (sandbox, whatsapp)." }),
-      status: t.arg.string({ required: false, description: 'approved, pending, rejected, paused or disabled (any case).' }),
+      status: t.arg.string({
+        required: false,
+        ...oneOf(TEMPLATE_FILTER, { note: '(any case)', alsoAccepted: TEMPLATE_FILTER.map((status) => status.toUpperCase()) }),
+      }),
     },
     resolve: (_root, args, ctx) => listTemplates(ctx, args),
   }),

@@ -22,7 +22,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { boundsReason, hintsOf, type SchemaHints } from './jsonSchemaHints.js';
+import { boundsReason, hintsOf, withHints, type SchemaHints } from './jsonSchemaHints.js';
 
 export type Variable = {
   name: string;
@@ -274,7 +274,7 @@ export function variableSchema(variable: Variable, register: Register, present =
   const schema = present
     ? inputInnerSchema(getNullableType<GraphQLInputType>(variable.type), register)
     : inputSchema(variable.type, register);
-  const bounded = { ...schema, ...variable.hints };
+  const bounded = withHints(schema, variable.hints);
   // A parameter carries its description itself.
   return present ? bounded : described(bounded, variable.description);
 }

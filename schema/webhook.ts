@@ -19,7 +19,8 @@ import {
   updateWebhook,
 } from '../resolvers/webhooks/webhooks.js';
 import { limitArg } from './pageLimit.js';
-import { URI } from './jsonSchemaHints.js';
+import { oneOf, URI } from './jsonSchemaHints.js';
+import { DELIVERY_STATUSES } from '../resolvers/webhooks/webhooks.js';
 
 const WebhookSubscription = builder.prismaObject('WebhookSubscription', {
   description: 'A receiver URL and the event types delivered to it, signed with the subscription secret.',
@@ -134,7 +135,7 @@ builder.queryFields((t) => ({
       subscription_id: t.arg.id({ required: true }),
       limit: limitArg(t.arg, 20),
       cursor: t.arg.id({ required: false }),
-      status: t.arg.string({ required: false, description: 'pending, held, succeeded or failed.' }),
+      status: t.arg.string({ required: false, ...oneOf(DELIVERY_STATUSES) }),
     },
     resolve: (_root, args, ctx, info) =>
       listWebhookDeliveries(

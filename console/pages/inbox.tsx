@@ -167,6 +167,9 @@ type Message = {
   reply_to_message_id: string | null;
   sender: { type: string; id: string | null };
   media: { id: string | null; mime_type: string | null; filename: string | null; caption: string | null; size: number | null } | null;
+  location: { latitude: number; longitude: number; name: string | null; address: string | null } | null;
+  contacts: { name: string | null; phones: { phone: string | null }[]; emails: { email: string }[]; organization: string | null }[] | null;
+  reply: { kind: string; id: string | null; title: string | null } | null;
   error: { title: string | null; details: string | null } | null;
   template: { name: string; language: string } | null;
 };
@@ -194,6 +197,7 @@ type ConversationDetail = {
 };
 
 const MESSAGE = `id body type direction status created_at reply_to_message_id sender { type id } media { id mime_type filename caption size }
+  location { latitude longitude name address } contacts { name phones { phone } emails { email } organization } reply { kind id title }
   error { title details } template { name language }`;
 const CONVERSATION = gql`
   query Conversation($id: ID!) {
@@ -418,7 +422,12 @@ function MessageItem({ message, replyTo, run }: { message: Message; replyTo: Mes
     <li class={`message ${outbound ? 'outbound' : 'inbound'}`} data-testid="message" data-message-id={message.id}>
       {replyTo ? <blockquote class="reply-to">↩ {replyTo.body || replyTo.type}</blockquote> : null}
       {message.media ? <MediaNote media={message.media} type={message.type} messageId={message.id} /> : null}
-      {message.body ? <p class="body">{message.body}</p> : null}
+      {message.location ? <LocationNote location={message.location} /> : null}
+      {message.contacts?.map((card, index) => (
+        <ContactCardNote key={index} card={card} />
+      ))}
+      {message.body && !message.location && !message.contacts ? <p class="body">{message.body}</p> : null}
+      {message.reply?.id ? <p class="reply-id">Chose option {message.reply.id}</p> : null}
       {message.template ? (
         <p class="template-note">
           Template {message.template.name} ({message.template.language})
@@ -434,14 +443,53 @@ function MessageItem({ message, replyTo, run }: { message: Message; replyTo: Mes
   );
 }
 
+/** The file route of a message's media; the console may read it with its session (GET only). */
+function mediaUrl(messageId: string): string {
+  return `/api/v1/messages/${messageId}/media`;
+}
+
 function MediaNote({ media, type, messageId }: { media: NonNullable<Message['media']>; type: string; messageId: string }) {
   const label = media.filename ?? `${type}${media.mime_type ? ` (${media.mime_type})` : ''}`;
   const size = media.size ? ` · ${Math.ceil(media.size / 1024)} KB` : '';
+  const url = mediaUrl(messageId);
+  const kind = media.mime_type?.split('/')[0];
   return (
-    <p class="media" data-message={messageId}>
-      📎 {label}
-      {size}
-      {media.caption ? <span class="caption"> — {media.caption}</span> : null}
+    <div class="media" data-message={messageId}>
+      {media.id && kind === 'image' ? <img src={url} alt={media.caption ?? `${type} from the conversation`} loading="lazy" /> : null}
+      {media.id && kind === 'audio' ? <audio controls preload="none" src={url} aria-label={label} /> : null}
+      {media.id && kind === 'video' ? <video controls preload="none" src={url} aria-label={label} /> : null}
+      <p>
+        📎{' '}
+        {media.id ? (
+          <a href={url} download={media.filename ?? undefined}>
+            {label}
+          </a>
+        ) : (
+          label
+        )}
+        {size}
+        {media.caption ? <span class="caption"> — {media.caption}</span> : null}
+      </p>
+    </div>
+  );
+}
+
+function LocationNote({ location }: { location: NonNullable<Message['location']> }) {
+  const place = [location.name, location.address].filter(Boolean).join(', ');
+  return (
+    <p class="location">
+      📍 {place ? `${place} ` : ''}({location.latitude}, {location.longitude})
+    </p>
+  );
+}
+
+function ContactCardNote({ card }: { card: NonNullable<Message['contacts']>[number] }) {
+  const reach = [...card.phones.map((phone) => phone.phone), ...card.emails.map((email) => email.email)].filter(Boolean).join(' · ');
+  return (
+    <p class="contact-card">
+      👤 {card.name ?? 'A contact'}
+      {card.organization ? ` (${card.organization})` : ''}
+      {reach ? ` — ${reach}` : ''}
     </p>
   );
 }

@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import { described, leafSchema, nullable, type JsonSchema, type Register } from '../../schema/variables.js';
 import { isSpecOptional } from '../../schema/specOptional.js';
-import { hintsOf } from '../../schema/jsonSchemaHints.js';
+import { hintsOf, withHints } from '../../schema/jsonSchemaHints.js';
 import type { PreparedOperation } from '../core/operations.js';
 import { fragmentsOf, selectedFields } from '../core/selection.js';
 
@@ -64,7 +64,7 @@ export class OutputSchemas {
         const schema = optional
           ? this.inner(isNonNullType(field.type) ? field.type.ofType : field.type, selection)
           : this.of(field.type, selection);
-        properties[key] = described({ ...schema, ...hintsOf(field.extensions) }, field.description);
+        properties[key] = described(withHints(schema, hintsOf(field.extensions)), field.description);
         if (!optional) required.push(key);
       }
       return this.components.register(type.name, {

@@ -1,6 +1,6 @@
 // The HTTP pipeline shared by every facade (GraphQL, REST, MCP): request ids, authentication (API keys
-// everywhere behind a key; a person's session cookie on GraphQL and the session route only, with its CSRF token
-// on every write), request ids on GraphQL errors, and a JSON 404 for unknown routes.
+// everywhere behind a key; a person's session cookie on GraphQL, the session route and media files only, with
+// its CSRF token on every write), request ids on GraphQL errors, and a JSON 404 for unknown routes.
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { Authenticator, SessionAuthenticator } from '../auth/actor.js';
@@ -39,8 +39,9 @@ function isGraphiQLPage(request: Request, path: string): boolean {
   return request.method === 'GET' && path === '/graphql' && (request.headers.get('accept') ?? '').includes('text/html');
 }
 
-/** Where a session cookie counts: the console and GraphiQL speak GraphQL; REST and MCP are for keys only. */
-const COOKIE_PATHS = [/^\/graphql$/, /^\/auth\/session$/];
+/** Where a session cookie counts: the console and GraphiQL speak GraphQL; REST and MCP are for keys only, but for
+ * a message's media file, which the console shows in its transcript (read only: other methods need the CSRF header). */
+const COOKIE_PATHS = [/^\/graphql$/, /^\/auth\/session$/, /^\/api\/v1\/messages\/[^/]+\/media$/];
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 export type Authenticators = { keys: Authenticator; sessions: SessionAuthenticator };

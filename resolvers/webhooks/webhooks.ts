@@ -15,7 +15,7 @@ type DeliveryQuery = { select?: Prisma.WebhookDeliverySelect; include?: Prisma.W
 
 const SECRET_PREFIX = 'whsec_';
 const MAX_URL_LENGTH = 2048;
-const DELIVERY_STATUSES = ['pending', 'held', 'succeeded', 'failed'] as const;
+export const DELIVERY_STATUSES = ['pending', 'held', 'succeeded', 'failed'] as const;
 
 const url = z
   .string({ message: 'is required' })

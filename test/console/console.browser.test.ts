@@ -153,6 +153,30 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows a received photo inline (read with the session cookie), a shared location and a contact card', async () => {
+    const { page, problems } = await signedIn();
+    const from = digits();
+    const name = `Rui Media ${from.slice(-4)}`;
+    const photo = { id: 'sandbox-media-photo', mime_type: 'image/jpeg', caption: 'The damaged box' };
+    for (const message of [
+      { type: 'image', image: photo },
+      { type: 'location', location: { latitude: 38.7223, longitude: -9.1393, name: 'Home', address: 'Rua Augusta 1' } },
+      { type: 'contacts', contacts: [{ name: { formatted_name: 'Marta Reis' }, phones: [{ phone: '+351 912 000 111' }] }] },
+    ]) {
+      expect((await world.webhook(inboundPayload(workspace.phoneNumberId, { from, name, message }), workspace.appSecret)).status).toBe(200);
+    }
+    await page.getByTestId('conversation-row').filter({ hasText: name }).click();
+    const image = page.getByRole('img', { name: 'The damaged box' });
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(160);
+    expect(await page.getByRole('link', { name: /image \(image\/jpeg\)/ }).getAttribute('href')).toMatch(
+      /^\/api\/v1\/messages\/[0-9a-f-]+\/media$/,
+    );
+    await page.getByText('📍 Home, Rua Augusta 1 (38.7223, -9.1393)').waitFor();
+    await page.getByText(/👤 Marta Reis — \+351 912 000 111/).waitFor();
+    expect(problems).toEqual([]);
+  });
+
   it('offers the approved templates with a form for their parameters once the 24-hour window is closed', async () => {
     const customer = await h.db.prisma.customer.create({
       data: { company_id: workspace.workspaceId, name: 'Bruno Closed', phone_number: `+${digits()}` },

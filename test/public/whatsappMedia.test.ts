@@ -9,6 +9,8 @@
 import { createHash, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openMessagingWorld, PROVIDERS, type MessagingWorkspace } from '../support/messaging.js';
 import { inboundPayload, providerMessageId } from '../support/whatsappPayloads.js';
 import { projectPath } from '../../infra/paths.js';
@@ -58,6 +60,10 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
       type: 'document',
       document: { caption: 'Invoice', filename: 'invoice.pdf', mime_type: 'application/pdf', sha256: 'c2hh', id: '90001' },
     });
+    const video = await receive(ws, from, {
+      type: 'video',
+      video: { caption: 'Unboxing', mime_type: 'video/mp4', sha256: 'c2hh', id: '90003' },
+    });
     const sticker = await receive(ws, from, {
       type: 'sticker',
       sticker: { mime_type: 'image/webp', sha256: 'c2hh', id: '90002', animated: false },
@@ -96,6 +102,11 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
       media: { id: photo.id, mime_type: 'image/jpeg', sha256: photo.sha256, caption: 'The damaged box', filename: null },
     });
     expect(await getMessage(ws, document.id)).toMatchObject({ type: 'document', media: { filename: 'invoice.pdf', caption: 'Invoice' } });
+    expect(await getMessage(ws, video.id)).toMatchObject({
+      type: 'video',
+      body: 'Unboxing',
+      media: { id: '90003', mime_type: 'video/mp4' },
+    });
     expect(await getMessage(ws, sticker.id)).toMatchObject({ type: 'sticker', body: '[sticker]', media: { mime_type: 'image/webp' } });
     expect(await getMessage(ws, location.id)).toMatchObject({
       type: 'location',
@@ -223,6 +234,42 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
     expect(linked.status).toBe(201);
     if (graph)
       expect(graph.sends.at(-1)!.body).toMatchObject({ type: 'document', document: { link: 'https://files.example.com/terms.pdf' } });
+  });
+
+  it('sends media the same through GraphQL and the MCP messages_send tool', async () => {
+    const ws = await world.workspace();
+    await receive(ws, waId(), { type: 'text', text: { body: 'photo please' } });
+    const conversation = await prisma.conversation.findFirstOrThrow({ where: { company_id: ws.workspaceId } });
+    const media = {
+      type: 'image',
+      caption: 'Here',
+      upload: { filename: 'p.png', content_type: 'image/png', content_base64: PIXEL.toString('base64') },
+    };
+    const viaGraphql = await harness.graphql<{ messageSend: { message: { body: string; status: string } } }>(
+      ws.apiKey,
+      'mutation ($id: ID!, $media: MediaSendInput!) { messageSend(conversation_id: $id, media: $media) { message { body status } } }',
+      { id: conversation.id, media },
+    );
+    expect(viaGraphql.body.data?.messageSend.message).toEqual({ body: 'Here', status: 'sent' });
+
+    // The SDK's own client, over Streamable HTTP, with a fetch that calls the app (no port).
+    const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
+      fetch: (url, init) => harness.fetch(new URL(url).pathname, { ...init, key: ws.apiKey }),
+    });
+    const client = new Client({ name: 'media-test', version: '1.0.0' });
+    await client.connect(transport);
+    const result = await client.callTool({
+      name: 'messages_send',
+      arguments: { conversation_id: conversation.id, media: { type: 'document', link: 'https://files.example.com/terms.pdf' } },
+    });
+    expect(result.isError).toBeFalsy();
+    await transport.terminateSession();
+    await client.close();
+    const sent = await prisma.message.findMany({
+      where: { conversation_id: conversation.id, direction: 'outbound' },
+      orderBy: { id: 'asc' },
+    });
+    expect(sent.map((message) => message.type)).toEqual(['image', 'document']);
   });
 
   it('refuses what WhatsApp would refuse with 400 naming the field, and free-form media outside the window with 422, writing nothing', async () => {

@@ -790,7 +790,7 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     expect(document).toEqual(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')));
   });
 
-  it('carries each limit parameter’s bounds and default as the route enforces them, and e-mail and URL formats', async () => {
+  it('carries each limit parameter’s bounds and default as the route enforces them, e-mail and URL formats, and value lists', async () => {
     const limits = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.values(item).flatMap((operation) =>
         ((operation as { parameters?: Array<{ name: string; schema: Record<string, unknown> }> }).parameters ?? [])
@@ -811,6 +811,9 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     expect(schemas['Customer']?.properties['email']?.format).toBe('email');
     expect(schemas['WebhookSubscription']?.properties['url']?.format).toBe('uri');
     expect(schemas['ContactInput']?.properties['image_url']?.format).toBe('uri');
+    expect(schemas['Conversation']?.properties['status']).toMatchObject({ enum: ['active', 'pending', 'closed'] });
+    const filter = document.paths['/api/v1/conversations']!['get']!.parameters!.find((parameter) => parameter.name === 'status')!;
+    expect(filter.schema).toMatchObject({ enum: ['active', 'closed', 'pending', 'open'] });
   });
 
   it('documents every route of the table under its operationId', () => {
