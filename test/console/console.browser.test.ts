@@ -302,7 +302,7 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await invited.getByLabel('Password').fill(PASSWORD);
     await invited.getByRole('button', { name: 'Join' }).click();
     await invited.getByRole('heading', { name: 'Inbox' }).waitFor();
-    expect(await invited.getByRole('link', { name: 'API keys' }).count()).toBe(1);
+    expect(await invited.getByRole('link', { name: 'API keys', exact: true }).count()).toBe(1);
 
     await page.reload();
     await page.getByLabel(`Role of ${email}`).selectOption('member');
@@ -422,8 +422,8 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     const { page } = await newPage(390);
     await signIn(page, email);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-    expect(await page.getByRole('link', { name: 'API keys' }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Contacts' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'API keys', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Contacts', exact: true }).count()).toBe(1);
     await page.screenshot({ path: join(SCREENSHOTS, 'member-inbox-390.png') });
 
     await page.goto(`${session.origin}/settings/api-keys`);
