@@ -3,9 +3,8 @@
 import { builder } from './builder.js';
 import { SPEC_OPTIONAL } from './specOptional.js';
 import { listTemplates } from '../resolvers/messaging/templates.js';
-import type { Template, TemplateButton, TemplateComponent } from '../adapters/providers/types.js';
+import { TEMPLATE_STATUSES, type Template, type TemplateButton, type TemplateComponent } from '../adapters/providers/types.js';
 import { oneOf } from './jsonSchemaHints.js';
-import { TEMPLATE_STATUSES } from '../adapters/providers/types.js';
 
 const TEMPLATE_FILTER = TEMPLATE_STATUSES.map((status) => status.toLowerCase());
 
@@ -89,7 +88,7 @@ builder.queryField('templates', (t) =>
       provider: t.arg.string({ required: false, description: "The integration's provider name (sandbox, whatsapp)." }),
       status: t.arg.string({
         required: false,
-        ...oneOf(TEMPLATE_FILTER, { note: '(any case)', alsoAccepted: TEMPLATE_FILTER.map((status) => status.toUpperCase()) }),
+        ...oneOf(TEMPLATE_FILTER, { note: '(any case)', alsoAccepted: TEMPLATE_STATUSES }),
       }),
     },
     resolve: (_root, args, ctx) => listTemplates(ctx, args),

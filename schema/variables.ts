@@ -258,7 +258,7 @@ export function inputInnerSchema(type: GraphQLInputType, register: Register): Js
       properties: Object.fromEntries(
         fields.map((field) => [
           field.name,
-          described({ ...inputSchema(field.type, register), ...hintsOf(field.extensions) }, field.description),
+          described(withHints(inputSchema(field.type, register), hintsOf(field.extensions)), field.description),
         ]),
       ),
       required: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name),

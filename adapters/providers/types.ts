@@ -112,7 +112,7 @@ export interface MessagingProvider {
   send(message: OutboundMessage): Promise<SentMessage>;
   /** Every template of the integration's business account. */
   listTemplates(): Promise<Template[]>;
-  /** A media file by the provider's id (from an inbound message or an upload); ProviderError `not_found` when it has none. */
+  /** A media file by the provider's id (from an inbound message or an upload); ProviderError `media_not_found` when it has none. */
   fetchMedia(mediaId: string): Promise<MediaFile>;
   /** Stores a file with the provider for sending; resolves to its media id. */
   uploadMedia(upload: MediaUpload): Promise<{ id: string }>;

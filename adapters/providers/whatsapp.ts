@@ -1,8 +1,9 @@
 // The `whatsapp` provider: the WhatsApp Cloud API over HTTPS (Graph API). Text, template and media sends go
 // to POST /{phone-number-id}/messages; templates come from GET /{business-account-id}/message_templates,
 // page by page; files are uploaded to POST /{phone-number-id}/media and fetched by id (GET /{media-id} gives
-// a URL valid for five minutes, read with the same bearer token). The base URL (WHATSAPP_GRAPH_URL, with the API version) is configurable so that tests run
-// the adapter against a local fake Graph server. Delivery progress arrives later at /webhooks/whatsapp.
+// a URL valid for five minutes, read with the same bearer token). The base URL (WHATSAPP_GRAPH_URL, with the
+// API version) is configurable so that tests run the adapter against a local fake Graph server. Delivery
+// progress arrives later at /webhooks/whatsapp.
 import { z } from 'zod';
 import { graphError, unreachable } from './whatsappErrors.js';
 import { ProviderError } from './errors.js';

@@ -47,7 +47,8 @@ export function createMediaRoute(gateway: Gateway, mediaFiles: MediaFiles) {
       'x-content-type-options': 'nosniff',
     };
     if (request.headers.get('if-none-match')?.includes(`"${file.sha256}"`)) return new Response(null, { status: 304, headers });
-    if (request.method === 'HEAD') return new Response(null, { status: 200, headers: { ...headers, 'content-length': String(file.size) } });
+    const whole = { ...headers, 'content-length': String(file.size) };
+    if (request.method === 'HEAD') return new Response(null, { status: 200, headers: whole });
     const body = await mediaFiles.open(file.file_key);
     // Evicted between the two steps by a concurrent request: the next request fetches it again.
     if (!body)
@@ -55,6 +56,6 @@ export function createMediaRoute(gateway: Gateway, mediaFiles: MediaFiles) {
         requestId,
         headers: { 'retry-after': '1' },
       });
-    return new Response(body, { status: 200, headers: { ...headers, 'content-length': String(file.size) } });
+    return new Response(body, { status: 200, headers: whole });
   };
 }

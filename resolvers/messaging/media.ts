@@ -11,9 +11,10 @@ import { DomainError, notFound } from '../shared/errors.js';
 import { idInput, parseInput } from '../shared/validation.js';
 import { conversationIntegration, providerIntegration } from './integrations.js';
 import { providerFailure } from './providerFailure.js';
+import { MEDIA_LIMITS } from './mediaInput.js';
 
 /** WhatsApp's largest media file (a document). */
-export const MAX_MEDIA_BYTES = 100 * 1024 * 1024;
+const MAX_MEDIA_BYTES = Math.max(...Object.values(MEDIA_LIMITS).map((limits) => limits.maxBytes));
 
 export type MessageMediaFile = {
   message_id: string;
@@ -77,7 +78,7 @@ export async function messageMediaFile(ctx: Context, raw: { id: string }): Promi
     throw providerFailure(error);
   }
   // The record learns what only the file tells: its size, and its digest when the provider announced none.
-  if (media.size !== stored.size || !hexDigest(media.sha256 ?? media.file_sha256)) {
+  if (media.size !== stored.size || !announced) {
     const learned = { ...media, size: stored.size, ...(announced ? {} : { file_sha256: stored.key }) };
     await ctx.prisma.message.update({ where: { id: message.id }, data: { media: learned as Prisma.InputJsonObject } });
   }

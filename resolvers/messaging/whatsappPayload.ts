@@ -48,13 +48,11 @@ const media = z.object({
   filename: z.string().optional(),
 });
 
-const namedValues = <Key extends string>(key: Key) => z.array(z.object({ [key]: z.string().optional(), type: z.string().optional() }));
-
 /** A shared contact card (Meta's `contacts` message): name, phones, e-mails and organisation are kept. */
 const contactCard = z.object({
   name: z.object({ formatted_name: z.string().optional(), first_name: z.string().optional(), last_name: z.string().optional() }).optional(),
   phones: z.array(z.object({ phone: z.string().optional(), wa_id: z.string().optional(), type: z.string().optional() })).optional(),
-  emails: namedValues('email').optional(),
+  emails: z.array(z.object({ email: z.string().optional(), type: z.string().optional() })).optional(),
   org: z.object({ company: z.string().optional() }).optional(),
 });
 
@@ -162,9 +160,7 @@ function bodyOf(message: InboundMessage): string {
     case 'interactive':
       return message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? '[interactive]';
     case 'contacts':
-      return ['[contacts]', ...message.contacts!.map((card) => cardOf(card).name ?? cardOf(card).phones[0]?.phone)]
-        .filter(Boolean)
-        .join(' ');
+      return ['[contacts]', ...message.contacts!.map(cardOf).map((card) => card.name ?? card.phones[0]?.phone)].filter(Boolean).join(' ');
     case 'reaction':
       return message.reaction?.emoji ? `[reaction] ${message.reaction.emoji}` : '[reaction removed]';
     default:

@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { openMessagingWorld, PROVIDERS, type MessagingWorkspace } from '../support/messaging.js';
 import { inboundPayload, providerMessageId } from '../support/whatsappPayloads.js';
 import { projectPath } from '../../infra/paths.js';
+import { postJson } from '../rest/fixtures.js';
 
 function waId(): string {
   return `1555${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
@@ -203,12 +204,7 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
     await receive(ws, waId(), { type: 'text', text: { body: 'Send me the photo' } });
     const conversation = await prisma.conversation.findFirstOrThrow({ where: { company_id: ws.workspaceId } });
     const send = (media: Record<string, unknown>) =>
-      harness.fetch('/api/v1/messages', {
-        key: ws.apiKey,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ conversation_id: conversation.id, media }),
-      });
+      postJson(harness, '/api/v1/messages', ws.apiKey, { conversation_id: conversation.id, media });
 
     const uploaded = await send({
       type: 'image',
@@ -216,7 +212,7 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
       upload: { filename: 'pixel.png', content_type: 'image/png', content_base64: PIXEL.toString('base64') },
     });
     expect(uploaded.status).toBe(201);
-    const { message } = await uploaded.json();
+    const { message } = uploaded.body;
     expect(message).toMatchObject({ body: 'Your parcel', direction: 'outbound' });
     const stored = await getMessage(ws, message.id);
     expect(stored).toMatchObject({
@@ -277,12 +273,7 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
     await receive(ws, waId(), { type: 'text', text: { body: 'hello' } });
     const conversation = await prisma.conversation.findFirstOrThrow({ where: { company_id: ws.workspaceId } });
     const send = (body: Record<string, unknown>) =>
-      harness.fetch('/api/v1/messages', {
-        key: ws.apiKey,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ conversation_id: conversation.id, ...body }),
-      });
+      postJson(harness, '/api/v1/messages', ws.apiKey, { conversation_id: conversation.id, ...body });
     const upload = { filename: 'a.png', content_type: 'image/png', content_base64: PIXEL.toString('base64') };
     const cases: [Record<string, unknown>, Record<string, string>][] = [
       [
@@ -308,12 +299,12 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
     for (const [body, details] of cases) {
       const refused = await send(body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
-      expect((await refused.json()).error.details).toEqual(details);
+      expect(refused.body.error.details).toEqual(details);
     }
     await prisma.conversation.update({ where: { id: conversation.id }, data: { last_message_at: new Date(Date.now() - 25 * 3_600_000) } });
     const closed = await send({ media: { type: 'image', upload } });
     expect(closed.status).toBe(422);
-    expect((await closed.json()).error.code).toBe('MESSAGING_WINDOW_CLOSED');
+    expect(closed.body.error.code).toBe('MESSAGING_WINDOW_CLOSED');
     expect(await prisma.message.count({ where: { conversation_id: conversation.id, direction: 'outbound' } })).toBe(0);
   });
 });
