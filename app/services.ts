@@ -35,6 +35,7 @@ export function messagingSettings(settings: Settings): MessagingSettings {
     sandboxStatusIntervalMs: settings.SANDBOX_STATUS_INTERVAL_MS,
     whatsappGraphUrl: settings.WHATSAPP_GRAPH_URL,
     whatsappTimeoutMs: settings.WHATSAPP_TIMEOUT_MS,
+    whatsappMediaTimeoutMs: settings.WHATSAPP_MEDIA_TIMEOUT_MS,
     templateCacheTtlMs: settings.TEMPLATE_CACHE_TTL_SECONDS * 1000,
   };
 }

@@ -9,6 +9,8 @@ export type MessagingSettings = {
   sandboxStatusIntervalMs: number;
   whatsappGraphUrl: string;
   whatsappTimeoutMs: number;
+  /** The deadline of one media file's download, bytes included. */
+  whatsappMediaTimeoutMs: number;
   templateCacheTtlMs: number;
 };
 
@@ -29,7 +31,11 @@ export function createMessagingProviders(
       case 'sandbox':
         return sandbox.provider(integration);
       case 'whatsapp':
-        return createWhatsAppProvider(integration, { baseUrl: settings.whatsappGraphUrl, timeoutMs: settings.whatsappTimeoutMs });
+        return createWhatsAppProvider(integration, {
+          baseUrl: settings.whatsappGraphUrl,
+          timeoutMs: settings.whatsappTimeoutMs,
+          mediaTimeoutMs: settings.whatsappMediaTimeoutMs,
+        });
     }
   }
 

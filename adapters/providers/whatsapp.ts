@@ -5,7 +5,7 @@
 // API version) is configurable so that tests run the adapter against a local fake Graph server. Delivery
 // progress arrives later at /webhooks/whatsapp.
 import { z } from 'zod';
-import { graphError, unreachable } from './whatsappErrors.js';
+import { downloadCut, graphError, unreachable } from './whatsappErrors.js';
 import { ProviderError } from './errors.js';
 import {
   HEADER_FORMATS,
@@ -19,7 +19,8 @@ import {
   type TemplateStatus,
 } from './types.js';
 
-export type WhatsAppOptions = { baseUrl: string; timeoutMs: number };
+/** `timeoutMs` bounds one Graph API call; `mediaTimeoutMs` one media file's download, until its last byte. */
+export type WhatsAppOptions = { baseUrl: string; timeoutMs: number; mediaTimeoutMs: number };
 
 const PAGE_SIZE = 100;
 const MAX_PAGES = 50;
@@ -164,15 +165,35 @@ function requestBody(message: OutboundMessage): Record<string, unknown> {
   };
 }
 
+/**
+ * The file's bytes, where a connection cut or the deadline reached while they stream fails as the provider's
+ * (retryable) failure, as it would have before the answer began.
+ */
+function failingAsProvider(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(downloadCut(error));
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
 export function createWhatsAppProvider(integration: ProviderIntegration, options: WhatsAppOptions): MessagingProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  async function request(url: string, init: RequestInit = {}): Promise<Response> {
+  async function request(url: string, init: RequestInit = {}, timeoutMs = options.timeoutMs): Promise<Response> {
     try {
       return await fetch(url, {
         ...init,
         headers: { authorization: `Bearer ${integration.accessToken}`, accept: 'application/json', ...init.headers },
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       throw unreachable(error);
@@ -236,11 +257,11 @@ export function createWhatsAppProvider(integration: ProviderIntegration, options
       // The URL is Meta's own media host; it needs the same token and expires within minutes, so it is read at once.
       const location = new URL(media.data.url);
       if (!isMediaHost(location, new URL(base))) throw invalidAnswer('a media URL on a host that is not Meta’s');
-      const file = await request(location.href, { headers: { accept: '*/*' } });
+      const file = await request(location.href, { headers: { accept: '*/*' } }, options.mediaTimeoutMs);
       if (!file.ok || !file.body) throw graphError(file.status, await file.json().catch(() => null));
       const size = media.data.file_size === undefined ? null : Number(media.data.file_size);
       return {
-        body: file.body,
+        body: failingAsProvider(file.body),
         mimeType: media.data.mime_type ?? file.headers.get('content-type'),
         sha256: media.data.sha256 ?? null,
         size: Number.isSafeInteger(size) ? size : null,

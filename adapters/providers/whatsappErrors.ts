@@ -44,11 +44,21 @@ export function graphError(httpStatus: number, body: unknown): ProviderError {
   return new ProviderError('whatsapp', reasonOf(code, httpStatus), text, code === undefined ? null : String(code));
 }
 
+const timedOut = (cause: unknown) => cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
+
 export function unreachable(cause: unknown): ProviderError {
-  const timedOut = cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
   return new ProviderError(
     'whatsapp',
     'unavailable',
-    timedOut ? 'The WhatsApp Cloud API did not answer in time' : 'The WhatsApp Cloud API could not be reached',
+    timedOut(cause) ? 'The WhatsApp Cloud API did not answer in time' : 'The WhatsApp Cloud API could not be reached',
+  );
+}
+
+/** A media file whose bytes stopped arriving after the answer began. */
+export function downloadCut(cause: unknown): ProviderError {
+  return new ProviderError(
+    'whatsapp',
+    'unavailable',
+    timedOut(cause) ? 'The media file did not arrive in time' : 'The media file download was cut off',
   );
 }

@@ -52,6 +52,7 @@ const schema = z
     MIGRATE_ON_START: boolean.default(true),
     WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v22.0'),
     WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    WHATSAPP_MEDIA_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
     SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
     TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     // Media files fetched from the provider, kept under DATA_DIR/media up to this many bytes (0: none kept).

@@ -23,7 +23,7 @@ describe('the whatsapp provider adapter', async () => {
     accessToken: account.accessToken,
   };
   const adapter = (overrides: Partial<ProviderIntegration> = {}, baseUrl = graph.url) =>
-    createWhatsAppProvider({ ...integration, ...overrides }, { baseUrl, timeoutMs: 5_000 });
+    createWhatsAppProvider({ ...integration, ...overrides }, { baseUrl, timeoutMs: 5_000, mediaTimeoutMs: 5_000 });
 
   async function failure(promise: Promise<unknown>): Promise<ProviderError> {
     const error = await promise.then(

@@ -6,7 +6,7 @@
 // WhatsApp's limits as 400s naming the field. Payloads follow Meta's webhook reference pages:
 // https://developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages/
 // (image, video, audio, document, sticker, location, contacts, interactive, button, reaction; `context` for replies).
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -198,6 +198,32 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
     expect(gone.status).toBe(404);
     expect((await gone.json()).error.message).toMatch(/no longer has this media file/);
   });
+
+  it.runIf(provider === 'whatsapp')(
+    'answers a download cut off midway as a retryable 502, keeps nothing of it, and serves the whole file on the next try',
+    async () => {
+      const ws = await world.workspace();
+      // Bytes no earlier test kept, so the file must come from the provider.
+      const bytes = Buffer.concat([PHOTO, randomBytes(16)]);
+      const photo = receivedPhoto(ws, bytes);
+      const image = await receive(ws, waId(), { type: 'image', image: { mime_type: 'image/jpeg', sha256: photo.sha256, id: photo.id } });
+      graph!.cutDownloads = true;
+      try {
+        const cut = await harness.fetch(`/api/v1/messages/${image.id}/media`, { key: ws.apiKey });
+        expect(cut.status).toBe(502);
+        expect((await cut.json()).error).toMatchObject({
+          code: 'PROVIDER_ERROR',
+          message: 'The messaging provider failed: The media file download was cut off',
+          details: { reason: 'unavailable', retryable: true },
+        });
+      } finally {
+        graph!.cutDownloads = false;
+      }
+      const whole = await harness.fetch(`/api/v1/messages/${image.id}/media`, { key: ws.apiKey });
+      expect(whole.status).toBe(200);
+      expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+    },
+  );
 
   it('sends media by upload (to the provider first) and by link within the window; the uploaded file reads back', async () => {
     const ws = await world.workspace();

@@ -87,6 +87,8 @@ export type FakeGraph = {
   addMedia(phoneNumberId: string, bytes: Buffer, mimeType: string): { id: string; sha256: string };
   /** Downloads of files served from the attachments host. */
   mediaDownloads: number;
+  /** While true, the attachments host sends the headers and half of a file, then drops the connection. */
+  cutDownloads: boolean;
   register(account: FakeGraphAccount): void;
   /** Where status webhooks go (the service's /webhooks/whatsapp). */
   deliverWebhooksTo(sender: WebhookSender): void;
@@ -203,6 +205,10 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       const file = mediaOwner(request, url.searchParams.get('mid') ?? '');
       fake.mediaDownloads++;
       response.writeHead(200, { 'content-type': file.mimeType, 'content-length': file.bytes.length });
+      if (fake.cutDownloads) {
+        response.write(file.bytes.subarray(0, file.bytes.length >> 1), () => response.destroy());
+        return;
+      }
       response.end(file.bytes);
       return;
     }
@@ -329,6 +335,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     url: `${origin}/${FAKE_GRAPH_VERSION}`,
     media: new Map(),
     mediaDownloads: 0,
+    cutDownloads: false,
     addMedia(phoneNumberId, bytes, mimeType) {
       const id = `9${String(randomInt(1e13, 2e14)).padStart(14, '0')}`;
       fake.media.set(id, { phoneNumberId, bytes, mimeType, filename: null });

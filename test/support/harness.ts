@@ -69,6 +69,7 @@ export const TEST_MESSAGING: MessagingSettings = {
   sandboxStatusIntervalMs: 5,
   whatsappGraphUrl: 'http://127.0.0.1:9/v22.0',
   whatsappTimeoutMs: 5_000,
+  whatsappMediaTimeoutMs: 5_000,
   templateCacheTtlMs: 60_000,
 };
 
