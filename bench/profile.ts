@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure } from './load.js';
-import { startProcess } from './servers.js';
+import { SERVICE_ARGS, startProcess } from './servers.js';
 
 type Frame = { functionName: string; url: string };
 type ProfileNode = { id: number; callFrame: Frame; children?: number[] };
@@ -74,7 +74,7 @@ export async function profileRead(options: {
 }): Promise<ProfileResult> {
   const dir = mkdtempSync(join(tmpdir(), 'crm-bench-profile-'));
   const launched = performance.now();
-  const service = await startProcess(['--cpu-prof', '--cpu-prof-dir', dir, 'dist/main.js'], options.env);
+  const service = await startProcess(['--cpu-prof', '--cpu-prof-dir', dir, ...SERVICE_ARGS], options.env);
   const headers = { authorization: `Bearer ${options.key}` };
   try {
     await measure({ url: `${service.url}${options.read.path}`, headers, seconds: options.warmupSeconds, connections: options.connections });

@@ -15,7 +15,13 @@ function rssMb(pid: number): number {
   }
 }
 
-/** `args` are node's: the service runs as `npm start` does (dist/main.js), the baseline through tsx. */
+/** The service as `npm start` runs it: dist/main.js with the node flags of package.json (config.node_flags). */
+export const SERVICE_ARGS = [
+  ...(JSON.parse(readFileSync('package.json', 'utf8')) as { config: { node_flags: string } }).config.node_flags.split(' '),
+  'dist/main.js',
+];
+
+/** `args` are node's: the service's are SERVICE_ARGS, the baseline runs through tsx. */
 export function startProcess(args: string[], env: Record<string, string>): Promise<Server> {
   const script = args.join(' ');
   const child: ChildProcess = spawn(process.execPath, args, {

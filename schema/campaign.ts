@@ -15,7 +15,7 @@ import {
 } from '../resolvers/campaigns/campaigns.js';
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, startCampaign } from '../resolvers/campaigns/lifecycle.js';
 import { listCampaignRecipients, type CampaignProgress } from '../resolvers/campaigns/recipients.js';
-import { campaignExport } from '../resolvers/campaigns/export.js';
+import { campaignExport, EXPORT_PAGE_MAX } from '../resolvers/campaigns/export.js';
 import { MAX_CAMPAIGN_SEND_RATE, RECIPIENT_STATUSES } from '../resolvers/campaigns/rules.js';
 import { templateOf } from '../resolvers/campaigns/sender.js';
 import { limitArg } from './pageLimit.js';
@@ -105,7 +105,15 @@ const CampaignExport = builder.objectRef<Awaited<ReturnType<typeof campaignExpor
   fields: (t) => ({
     filename: t.exposeString('filename'),
     content_type: t.exposeString('content_type'),
-    content: t.exposeString('content', { description: 'The CSV text itself (not base64): a header row, then one row per recipient.' }),
+    content: t.exposeString('content', {
+      description:
+        "This page's CSV text itself (not base64): the first page starts with the header row, then one row per recipient; the pages' content joined in order is the whole file.",
+    }),
+    next_cursor: t.exposeString('next_cursor', {
+      nullable: true,
+      description: 'Pass it back as `cursor` for the next page. Null when exhausted.',
+    }),
+    has_more: t.exposeBoolean('has_more'),
   }),
 });
 
@@ -146,10 +154,16 @@ builder.queryFields((t) => ({
   }),
   campaignExport: t.field({
     type: CampaignExport,
-    description: "The campaign's results as CSV: one row per recipient with its contact, status, message, error and times.",
+    description:
+      "The campaign's results as CSV, one page of recipients at a time: one row per recipient in send order with its contact, status, message, error and times. REST also streams the whole file (GET /campaigns/{id}/export.csv).",
     authScopes: { permission: 'campaigns' },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => campaignExport(ctx, { id: String(args.id) }),
+    args: {
+      id: t.arg.id({ required: true }),
+      limit: limitArg(t.arg, EXPORT_PAGE_MAX, EXPORT_PAGE_MAX),
+      cursor: t.arg.id({ required: false, description: 'The next_cursor of the previous page.' }),
+    },
+    resolve: (_root, args, ctx) =>
+      campaignExport(ctx, { id: String(args.id), limit: args.limit ?? undefined, cursor: args.cursor?.toString() }),
   }),
 }));
 

@@ -2,10 +2,9 @@
 // routes, and its script and stylesheet under /console/. Everything is served from this origin under a strict
 // Content-Security-Policy: no inline script, no CDN, no external font. The page itself is public; the console
 // signs people in through /auth and then speaks GraphQL with their session cookie.
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
-import { projectPath } from '../../infra/paths.js';
+import { builtFile, CONSOLE_NOT_BUILT } from './builtFiles.js';
 
 export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -29,22 +28,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-const files = new Map<string, Promise<string | null>>();
-
-/** Files are read once they exist; a later rebuild is served after a restart. */
-function builtFile(name: string): Promise<string | null> {
-  let file = files.get(name);
-  if (!file) {
-    // A missing file is not remembered: a build made while the server runs (npm run dev) is served at once.
-    file = readFile(projectPath('dist', 'console', name), 'utf8').catch(() => {
-      files.delete(name);
-      return null;
-    });
-    files.set(name, file);
-  }
-  return file;
-}
-
 function served(body: string, name: string, cache: string): Response {
   return new Response(body, {
     headers: {
@@ -58,8 +41,6 @@ function served(body: string, name: string, cache: string): Response {
   });
 }
 
-const NOT_BUILT = 'The console is not built: run `npm run build` (npm start does it).';
-
 export function useConsolePages(): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
@@ -69,7 +50,9 @@ export function useConsolePages(): Plugin {
       if (!name) return;
       const body = await builtFile(name);
       if (!body) {
-        endResponse(new Response(NOT_BUILT, { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' } }));
+        endResponse(
+          new Response(CONSOLE_NOT_BUILT, { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' } }),
+        );
         return;
       }
       // The page names the current build's files, so it is always revalidated; the files are revalidated too, as

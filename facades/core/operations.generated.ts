@@ -263,10 +263,12 @@ export type CampaignRecipientsListQuery = { campaignRecipients: { next_cursor: s
 
 export type CampaignExportQueryVariables = Exact<{
   id: string;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
 }>;
 
 
-export type CampaignExportQuery = { campaignExport: { filename: string, content_type: string, content: string } | null };
+export type CampaignExportQuery = { campaignExport: { filename: string, content_type: string, content: string, next_cursor: string | null, has_more: boolean } | null };
 
 export type CampaignCreateMutationVariables = Exact<{
   name: string;

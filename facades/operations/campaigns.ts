@@ -151,7 +151,7 @@ export const CAMPAIGNS: readonly FacadeEntry[] = [
       name: 'campaigns_export',
       kind: 'read',
       description:
-        "A campaign's results as CSV text (one row per recipient: contact, status, message id, error, times), with a filename and content type.",
+        "A campaign's results as CSV text, a page of up to 5000 recipients at a time (one row per recipient: contact, status, message id, error, times), with a filename and content type; the first page starts with the header row, and next_cursor gives the next page.",
     },
   },
 ];

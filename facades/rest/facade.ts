@@ -14,6 +14,7 @@ import { checkDeprecations } from './deprecation.js';
 import { DOCS_PATHS, docsResponse } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createMediaRoute } from './mediaRoute.js';
+import { createCsvExportRoute } from './csvExportRoute.js';
 import type { MediaFiles } from '../../infra/media/mediaFiles.js';
 import { REST_BASE_PATH, restRoutes } from './routes.js';
 
@@ -47,6 +48,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     openApiDocument: JSON.stringify(buildOpenApiDocument(options.schema, routes, options.version)),
   });
   const mediaRoute = createMediaRoute(options.gateway, options.mediaFiles);
+  const csvExportRoute = createCsvExportRoute(options.gateway);
   return {
     async onRequest({ request, url, endResponse }) {
       const { requestId } = requestState(request);
@@ -62,7 +64,10 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         return;
       }
       if (!url.pathname.startsWith(`${REST_BASE_PATH}/`) || SOFA_SUBSCRIPTIONS.test(url.pathname)) return;
-      const response = (await mediaRoute(request, url, requestId)) ?? (await router.handle(request, url, requestId));
+      const response =
+        (await mediaRoute(request, url, requestId)) ??
+        (await csvExportRoute(request, url, requestId)) ??
+        (await router.handle(request, url, requestId));
       if (response) endResponse(response);
     },
   };

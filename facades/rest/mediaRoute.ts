@@ -8,17 +8,11 @@ import type { Gateway } from '../core/gateway.js';
 import { operation } from '../core/operations.js';
 import type { MessageMediaFileQuery } from '../core/operations.generated.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE } from '../core/executionFailure.js';
+import { attachment } from './attachment.js';
 import { REST_BASE_PATH } from './routes.js';
 
 export const MEDIA_PATH = '/messages/{id}/media';
 const PATTERN = new RegExp(`^${REST_BASE_PATH}/messages/([^/]+)/media$`);
-
-/** `attachment; filename="…"; filename*=UTF-8''…` (RFC 6266): an ASCII fallback and the exact name. */
-function disposition(filename: string | null | undefined): string {
-  if (!filename) return 'attachment';
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 export function createMediaRoute(gateway: Gateway, mediaFiles: MediaFiles) {
   return async function handle(request: Request, url: URL, requestId: string): Promise<Response | null> {
@@ -41,7 +35,7 @@ export function createMediaRoute(gateway: Gateway, mediaFiles: MediaFiles) {
     if (!file) return failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestId);
     const headers = {
       'content-type': file.mime_type ?? 'application/octet-stream',
-      'content-disposition': disposition(file.filename),
+      'content-disposition': attachment(file.filename),
       etag: `"${file.sha256}"`,
       'cache-control': 'private, max-age=86400, immutable',
       'x-content-type-options': 'nosniff',

@@ -10,6 +10,7 @@ import { httpStatusOf } from '../../schema/errors.js';
 import { isRequired, variableProperties, variableSchema, type JsonSchema } from '../../schema/variables.js';
 import { prepareOperation } from '../core/operations.js';
 import { MEDIA_PATH } from './mediaRoute.js';
+import { CAMPAIGN_CSV_PATH } from './csvExportRoute.js';
 import { readsBody } from '../core/table.js';
 import { GUIDE_MEDIA_TYPE } from './guideForm.js';
 import { Components, OutputSchemas, rootNode } from './outputSchema.js';
@@ -339,33 +340,71 @@ function unversionedOperations(schema: GraphQLSchema, components: Components) {
   };
 }
 
-/** GET /messages/{id}/media (facades/rest/mediaRoute.ts): documented as its operation's route, answering bytes. */
-function mediaOperation(schema: GraphQLSchema, components: Components) {
-  const bound: BoundRoute = {
-    route: { operationId: 'getMessageMedia', method: 'GET', path: MEDIA_PATH, errors: ['PROVIDER_ERROR'] },
-    operation: prepareOperation(schema, 'MessageMediaFile'),
-    pathParameters: ['id'],
-    guide: null,
-  };
+const REQUEST_ID_HEADER = { 'X-Request-Id': ref('headers', 'RequestId') };
+
+/**
+ * A route answering a file rather than JSON (facades/rest/mediaRoute.ts, csvExportRoute.ts), documented as its
+ * operation's route with the file as its 200: the operation's JSON answer is the route's means, not its answer.
+ */
+function fileOperation(
+  schema: GraphQLSchema,
+  components: Components,
+  file: { route: BoundRoute['route']; operation: string; summary: string; description: string; responses: Record<string, unknown> },
+) {
+  const bound: BoundRoute = { route: file.route, operation: prepareOperation(schema, file.operation), pathParameters: ['id'], guide: null };
+  // Kept only when a JSON route answers it too (documented before these).
+  const answeredAsJson = file.operation in components.schemas;
   const operation = operationObject(bound, components);
-  // The operation's JSON answer is the route's means, not its answer: the bytes replace it.
-  delete components.schemas['MessageMediaFile'];
-  const headers = { 'X-Request-Id': ref('headers', 'RequestId') };
-  const file = {
-    description:
-      'The file, with its Content-Type, Content-Length, an ETag of its SHA-256 and, for a document, its file name in Content-Disposition.',
-    headers: { ...headers, ETag: { description: 'The SHA-256 of the file, in hex, quoted.', schema: { type: 'string' } } },
-    content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
-  };
-  const responses = operation['responses'] as Record<string, unknown>;
+  if (!answeredAsJson) delete components.schemas[file.operation];
+  const parameters = (operation['parameters'] as { in: string }[] | undefined)?.filter((parameter) => parameter.in === 'path');
   return {
     ...operation,
+    ...(parameters ? { parameters } : {}),
+    summary: file.summary,
+    description: file.description,
+    responses: { ...(operation['responses'] as Record<string, unknown>), ...file.responses },
+  };
+}
+
+/** GET /messages/{id}/media: the file's bytes. */
+function mediaOperation(schema: GraphQLSchema, components: Components) {
+  return fileOperation(schema, components, {
+    route: { operationId: 'getMessageMedia', method: 'GET', path: MEDIA_PATH, errors: ['PROVIDER_ERROR'] },
+    operation: 'MessageMediaFile',
     summary: "A media message's file.",
     description:
       'Streams the file of an image, video, audio, document or sticker message: fetched from the provider the first time, ' +
       'checked against its SHA-256 and kept (MEDIA_CACHE_MAX_BYTES). If-None-Match with the ETag answers 304.',
-    responses: { ...responses, '200': file, '304': { description: 'The client has this file already.', headers } },
-  };
+    responses: {
+      '200': {
+        description:
+          'The file, with its Content-Type, Content-Length, an ETag of its SHA-256 and, for a document, its file name in Content-Disposition.',
+        headers: { ...REQUEST_ID_HEADER, ETag: { description: 'The SHA-256 of the file, in hex, quoted.', schema: { type: 'string' } } },
+        content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+      },
+      '304': { description: 'The client has this file already.', headers: REQUEST_ID_HEADER },
+    },
+  });
+}
+
+/** GET /campaigns/{id}/export.csv: the whole export, streamed page by page. */
+function campaignCsvOperation(schema: GraphQLSchema, components: Components) {
+  return fileOperation(schema, components, {
+    route: { operationId: 'downloadCampaignExport', method: 'GET', path: CAMPAIGN_CSV_PATH },
+    operation: 'CampaignExport',
+    summary: "A campaign's results as one CSV file.",
+    description:
+      'Streams the whole export (what GET /campaigns/{id}/export answers a page at a time, joined): the header row, then one ' +
+      'row per recipient in send order. Written as it is read, so its size is not bounded by memory; a failure after the ' +
+      'first bytes cuts the connection rather than ending the file early.',
+    responses: {
+      '200': {
+        description: 'The CSV file (RFC 4180, CRLF), named in Content-Disposition.',
+        headers: REQUEST_ID_HEADER,
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+    },
+  });
 }
 
 export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly BoundRoute[], version: string): OpenApiDocument {
@@ -377,6 +416,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Bou
     paths[path] = { ...paths[path], [bound.route.method.toLowerCase()]: operationObject(bound, components) };
   }
   paths[`${REST_BASE_PATH}${MEDIA_PATH}`] = { get: mediaOperation(schema, components) };
+  paths[`${REST_BASE_PATH}${CAMPAIGN_CSV_PATH}`] = { get: campaignCsvOperation(schema, components) };
   return {
     openapi: '3.1.0',
     info: {

@@ -36,6 +36,12 @@ const durations = z
   .refine((list) => list.split(',').every((item) => DURATION.test(item)), `must be a comma-separated list; each ${DURATION_HINT}`)
   .transform((list) => list.split(',').map(toMilliseconds));
 
+/**
+ * The embedded database's shared_buffers: PGlite's own default (128 MB) is resident from the start, in this
+ * process; 32 MB is what its cache needs at the data sizes PGlite serves (the OS page cache holds the files too).
+ */
+export const EMBEDDED_SHARED_BUFFERS = '32MB';
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -43,6 +49,10 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     DATABASE_URL: z.string().url().optional(),
     DATA_DIR: z.string().default('./.data'),
+    EMBEDDED_DB_SHARED_BUFFERS: z
+      .string()
+      .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'must be a size such as 32MB (kB, MB or GB)')
+      .default(EMBEDDED_SHARED_BUFFERS),
     ENCRYPTION_KEY: z
       .string()
       .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)')

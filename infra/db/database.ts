@@ -12,6 +12,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../../prisma/generated/prisma/client.js';
+import { EMBEDDED_SHARED_BUFFERS } from '../config/settings.js';
 import { fromPGlite, fromPgPool, type SqlConnection } from './sql.js';
 import { pgliteListen, poolListen, type Listen } from './notifications.js';
 import { claimOwnership, describeOwner, EmbeddedDatabaseInUse, type LiveOwner, type Ownership } from './ownership.js';
@@ -41,13 +42,15 @@ export type DatabaseOptions = {
    * a live owner (the CLI) or must own the database itself (a server, which is then refused). */
   claim?: { role: string; throughOwner: boolean };
   poolSize?: number;
+  /** The embedded database's shared_buffers (PostgreSQL's size syntax); EMBEDDED_DB_SHARED_BUFFERS. */
+  sharedBuffers?: string;
   /** Told of failures while serving other processes. */
   onServeError?: (error: unknown) => void;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPool(new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 }), 'postgres');
-  if (!options.dataDir) return openPGlite(await createPGlite('memory://'));
+  if (!options.dataDir) return openPGlite(await createPGlite('memory://', options.sharedBuffers));
   const claim = options.claim ?? { role: `a process (pid ${process.pid})`, throughOwner: true };
   const found = await claimOwnership(options.dataDir, claim.role);
   if (!found.owned) {
@@ -56,7 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   let pglite: PGlite;
   try {
-    pglite = await createPGlite(embeddedDatabaseDir(options.dataDir));
+    pglite = await createPGlite(embeddedDatabaseDir(options.dataDir), options.sharedBuffers);
   } catch (error) {
     await found.release();
     throw error;
@@ -68,8 +71,11 @@ function embeddedDatabaseDir(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
-function createPGlite(dir: string): Promise<PGlite> {
-  return PGlite.create(dir, { extensions: { pg_trgm, btree_gist } });
+function createPGlite(dir: string, sharedBuffers = EMBEDDED_SHARED_BUFFERS): Promise<PGlite> {
+  return PGlite.create(dir, {
+    extensions: { pg_trgm, btree_gist },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
+  });
 }
 
 function openPool(pool: pg.Pool, kind: Database['kind'], socketPath?: string): Database {

@@ -200,7 +200,7 @@ describe('through REST', () => {
     expect(csv.body.content).toContain('Barbara');
   });
 
-  it('exports every recipient of a large campaign exactly once, in contact order, reading them in batches', async () => {
+  it('exports every recipient of a large campaign exactly once, in contact order: in pages of 5,000, and streamed whole as export.csv', async () => {
     const workspace = await file.workspace();
     const key = workspace.api_key;
     const tag = (await postJson(h, '/api/v1/tags', key, { name: 'everyone' })).body;
@@ -221,10 +221,26 @@ describe('through REST', () => {
         status: 'skipped',
       })),
     });
-    const csv = await getJson(h, `/api/v1/campaigns/${created.body.id}/export`, { key });
-    const [header, ...rows] = (csv.body.content as string).trimEnd().split('\r\n');
+    const pages: { content: string; has_more: boolean; next_cursor: string | null }[] = [];
+    for (let cursor: string | null = null; pages.length === 0 || pages.at(-1)!.has_more; cursor = pages.at(-1)!.next_cursor) {
+      pages.push((await getJson(h, `/api/v1/campaigns/${created.body.id}/export${cursor ? `?cursor=${cursor}` : ''}`, { key })).body);
+    }
+    expect(pages.map((page) => page.content.trimEnd().split('\r\n').length)).toEqual([5_001, 5_000, 2_001]);
+    const [header, ...rows] = pages
+      .map((page) => page.content)
+      .join('')
+      .trimEnd()
+      .split('\r\n');
     expect(header).toMatch(/^contact_id,contact_name,/);
     expect(rows.map((row) => row.split(',')[0])).toEqual(contacts.map((contact) => contact.id).sort());
+
+    const download = await h.fetch(`/api/v1/campaigns/${created.body.id}/export.csv`, { key });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="campaign_${created.body.id}.csv"; filename*=UTF-8''campaign_${created.body.id}.csv`,
+    );
+    expect(await download.text()).toBe(pages.map((page) => page.content).join(''));
   });
 
   it('answers 400 naming the field, 404 for another workspace’s campaign, 403 without the campaigns scope', async () => {
@@ -261,6 +277,7 @@ describe('through REST', () => {
       ['POST', `/api/v1/campaigns/${created.body.id}/cancel`],
       ['GET', `/api/v1/campaigns/${created.body.id}/recipients`],
       ['GET', `/api/v1/campaigns/${created.body.id}/export`],
+      ['GET', `/api/v1/campaigns/${created.body.id}/export.csv`],
     ] as const) {
       expectError(await sendJson(h, method, path, stranger.api_key), 404, { code: 'NOT_FOUND' });
     }

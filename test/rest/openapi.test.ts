@@ -913,6 +913,18 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     ];
     for (const [id, init] of mediaExchanges)
       covered.add(await checker.check(media, await h.fetch(`${REST_BASE_PATH}/messages/${id}/media`, init)));
+    // GET /campaigns/{id}/export.csv answers CSV, outside the table too.
+    const csv = document.paths[`${REST_BASE_PATH}/campaigns/{id}/export.csv`]!['get']!;
+    const csvExchanges: [string, RequestInit & { key?: string }][] = [
+      [records.campaigns.completed, { key: seed.key }],
+      ['not-a-uuid', { key: seed.key }],
+      [MISSING_ID, {}],
+      [MISSING_ID, { key: await narrowKeyOf(csv) }],
+      [records.foreign.campaignId, { key: seed.key }],
+      [MISSING_ID, { key: seed.key, method: 'POST' }],
+    ];
+    for (const [id, init] of csvExchanges)
+      covered.add(await checker.check(csv, await h.fetch(`${REST_BASE_PATH}/campaigns/${id}/export.csv`, init)));
     // The 503 of /health needs a database that does not answer, which this file does not stage.
     const uncovered = documentedResponses().filter((response) => !covered.has(response) && response !== 'health 503 application/json');
     for (const route of REST_ROUTES) {

@@ -62,6 +62,8 @@ export type HarnessOptions = {
   apiKeyCacheSeconds?: number;
   /** Bytes of fetched media kept; 64 MB in a folder of its own unless a test bounds it. */
   mediaCacheMaxBytes?: number;
+  /** Serve GraphiQL at GET /graphql, as `npm start` does (GRAPHIQL); off unless a test is about that page. */
+  graphiql?: boolean;
 };
 
 /** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
@@ -107,7 +109,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     { logger },
   );
-  const app = createApp(services, { graphiql: false, logger, edge, sessionStore: createSessionStore(db.sql, db.listen, randomUUID()) });
+  const app = createApp(services, {
+    graphiql: options.graphiql ?? false,
+    logger,
+    edge,
+    sessionStore: createSessionStore(db.sql, db.listen, randomUUID()),
+  });
 
   const fetchApp: Harness['fetch'] = (path, init = {}) => {
     const { key, ...rest } = init;

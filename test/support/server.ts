@@ -16,6 +16,11 @@ import { createApiKey } from '../../resolvers/workspace/apiKeys.js';
 import { ALL_KEY_SCOPES } from '../../resolvers/workspace/scopes.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The flags `npm start` gives node (package.json, config.node_flags): the process runs as in production. */
+const NODE_FLAGS = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { config: { node_flags: string } }
+).config.node_flags.split(' ');
 const START_TIMEOUT_MS = 90_000;
 
 export type LogLine = Record<string, unknown> & { msg: string };
@@ -70,7 +75,7 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     ...databaseEnv(),
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let text = '';
   const waiters = new Set<() => void>();
