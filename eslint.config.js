@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['prisma/generated/', 'dist/', 'bench/.cache/', 'facades/core/operations.generated.ts', '.data/'] },
+  { ignores: ['prisma/generated/', 'dist/', 'bench/.cache/', 'facades/core/operations.generated.ts', '.data/', '.scratch/'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -1,13 +1,16 @@
 // Where the service's CPU time goes under load: the service runs with --cpu-prof while autocannon drives one
 // read, and the samples taken after the warm-up are grouped by what they belong to (the package of the
 // sampled function; socket writes by who wrote). The table lands in docs/performance.md beside the targets.
+// The service is one bundle (dist/main.js, dependencies included): a sampled position in it is traced back to
+// its source file, in this project or a package, through the bundle's source map.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure } from './load.js';
 import { SERVICE_ARGS, startProcess } from './servers.js';
 
-type Frame = { functionName: string; url: string };
+type Frame = { functionName: string; url: string; lineNumber: number; columnNumber: number };
 type ProfileNode = { id: number; callFrame: Frame; children?: number[] };
 type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
@@ -22,8 +25,25 @@ const PARTS: [string, RegExp][] = [
   ['Yoga and its HTTP layer (@whatwg-node, envelop)', /node_modules\/(graphql-yoga|@whatwg-node|@envelop|@graphql-yoga)\//],
   ['sofa-api and its router (fets, URLPattern)', /node_modules\/(sofa-api|fets|urlpattern-polyfill)\//],
   ['logs and metrics (pino, prom-client)', /node_modules\/(pino|sonic-boom|prom-client)\//],
-  ["this service's own code", /\/dist\/main\.js/],
+  ["this service's own code", /^project:/],
 ];
+
+let bundleMap: SourceMap | null = null;
+const sources = new WeakMap<Frame, string>();
+
+/** Where a sampled position comes from: `node_modules/<package>/…`, `project:<file>` or the runtime's own URL. */
+function sourceOf(frame: Frame): string {
+  if (!frame.url.endsWith('/dist/main.js')) return frame.url;
+  let source = sources.get(frame);
+  if (source === undefined) {
+    bundleMap ??= new SourceMap(JSON.parse(readFileSync('dist/main.js.map', 'utf8')));
+    const original = (bundleMap.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string }).originalSource ?? '';
+    const inPackage = original.indexOf('node_modules/');
+    source = inPackage >= 0 ? original.slice(inPackage) : `project:${original}`;
+    sources.set(frame, source);
+  }
+  return source;
+}
 
 function partOf(frame: Frame, writer: string | null): string {
   if (frame.functionName === '(garbage collector)') return 'garbage collection';
@@ -31,7 +51,8 @@ function partOf(frame: Frame, writer: string | null): string {
   if (frame.functionName === 'writev' || frame.functionName === 'writeBuffer' || frame.functionName === 'writeUtf8String') {
     return writer === 'pg' ? 'socket writes to PostgreSQL (system calls)' : 'socket writes to clients (TLS, system calls)';
   }
-  for (const [part, pattern] of PARTS) if (pattern.test(frame.url)) return part;
+  const source = sourceOf(frame);
+  for (const [part, pattern] of PARTS) if (pattern.test(source)) return part;
   return 'Node.js runtime (streams, TLS, timers, promises)';
 }
 
@@ -41,7 +62,7 @@ export function summarize(profile: CpuProfile, skipMs: number): { shares: Profil
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const writerOf = (id: number): string | null => {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      if (/node_modules\/pg\//.test(byId.get(at)!.callFrame.url)) return 'pg';
+      if (/node_modules\/pg\//.test(sourceOf(byId.get(at)!.callFrame))) return 'pg';
     }
     return null;
   };

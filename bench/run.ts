@@ -22,6 +22,7 @@ import { SEARCH_CLASSES, searchTermsFor } from './searchTerms.js';
 import { measureFanOut, startReceiver, type FanOutResult } from './webhooks.js';
 import { profileRead, type ProfileResult } from './profile.js';
 import { measureSubscribers, type LiveWorkspace, type SubscribersResult } from './subscribers.js';
+import { measureEmbeddedLoad, measureStarts } from './startup.js';
 import { writeReport, type BenchReport, type ScaleResults } from './report.js';
 
 /** `--quick`: a smaller data set and shorter rows, for development; the full run stays the reference. */
@@ -281,6 +282,15 @@ async function main() {
     const webhooks = await runFanOut(env, other);
     console.log(`  live updates: ${settings.subscribers} SSE subscribers × ${settings.liveMessages} inbound messages`);
     const subscribers = await runSubscribers(env, live);
+    console.log('  npm start: new embedded database, restarts, idle memory');
+    const starts = await measureStarts(settings.databaseUrl, BENCH_ENCRYPTION_KEY);
+    console.log(`  the embedded database under load (${settings.smallContacts} contacts)`);
+    const embedded = await measureEmbeddedLoad({
+      contacts: settings.smallContacts,
+      messagesPerConversation: settings.messagesPerConversation,
+      seconds: settings.seconds,
+      connections: settings.connections,
+    });
     const profiles: ProfileResult[] = [];
     for (const read of (await readsFor(pool, large.id, settings.contacts)).filter((read) =>
       ['contacts_get', 'contacts_list'].includes(read.name),
@@ -317,6 +327,8 @@ async function main() {
       sends,
       webhooks,
       subscribers,
+      starts,
+      embedded,
       profiles,
     };
     mkdirSync('bench/results', { recursive: true });

@@ -58,10 +58,13 @@ export async function connectedIntegration(ctx: Context, provider?: string | nul
 
 /** The conversation's own integration, which its messages go through. */
 export async function conversationIntegration(db: Db, workspaceId: string, integrationId: string | null): Promise<Integration> {
-  const integration = integrationId
-    ? await db.integration.findFirst({ where: { id: integrationId, company_id: workspaceId, status: 'connected' } })
-    : null;
-  if (!integration) throw integrationMissing();
+  const integration = integrationId ? await db.integration.findFirst({ where: { id: integrationId, company_id: workspaceId } }) : null;
+  return connectedIntegrationOf(integration, workspaceId);
+}
+
+/** An integration read with its conversation, if it is the workspace's and connected. */
+export function connectedIntegrationOf(integration: Integration | null, workspaceId: string): Integration {
+  if (integration?.company_id !== workspaceId || integration.status !== 'connected') throw integrationMissing();
   return integration;
 }
 

@@ -10,6 +10,7 @@ import type { Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { followMessages } from './campaignRecipients.js';
 import { recordMessageEvent } from './messageEvents.js';
+import type { MessageEventData } from '../shared/views.js';
 import { adoptReportedIdentities, bsuid } from '../contacts/channels.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
@@ -29,9 +30,16 @@ type Extra = Partial<Failure> & { provider_message_id?: string };
  * One conditional UPDATE: the status moves only from one of `from`; the time of the new status is stamped, and
  * so are the times of the steps it implies and that were never reported (read implies delivered and sent).
  */
-async function moveMessage(tx: Db, workspaceId: string, messageId: string, from: OutboundStatus[], status: OutboundStatus, extra: Extra) {
+async function moveMessage(
+  tx: Db,
+  workspaceId: string,
+  messageId: string,
+  from: OutboundStatus[],
+  status: OutboundStatus,
+  extra: Extra,
+): Promise<MessageEventData | null> {
   const reached = (step: OutboundStatus) => OUTBOUND_STATUSES.indexOf(status) >= OUTBOUND_STATUSES.indexOf(step) && status !== 'failed';
-  const count = await tx.$executeRaw`
+  const moved = await tx.$queryRaw<{ sender_type: string | null }[]>`
     UPDATE messages SET
       status = ${status},
       provider_message_id = COALESCE(${extra.provider_message_id ?? null}, provider_message_id),
@@ -43,16 +51,18 @@ async function moveMessage(tx: Db, workspaceId: string, messageId: string, from:
       read_at = CASE WHEN ${reached('read')} THEN COALESCE(read_at, now()) ELSE read_at END,
       failed_at = CASE WHEN ${status === 'failed'} THEN COALESCE(failed_at, now()) ELSE failed_at END,
       updated_at = now()
-    WHERE id = ${messageId}::uuid AND company_id = ${workspaceId}::uuid AND direction = 'outbound' AND status = ANY(${from}::text[])`;
-  if (count === 0) return false;
-  await recordMessageEvent(tx, workspaceId, 'message.status', messageId);
-  await followMessages(tx, [messageId]);
-  return true;
+    WHERE id = ${messageId}::uuid AND company_id = ${workspaceId}::uuid AND direction = 'outbound' AND status = ANY(${from}::text[])
+    RETURNING sender_type`;
+  if (moved.length === 0) return null;
+  const recorded = await recordMessageEvent(tx, workspaceId, 'message.status', messageId);
+  // Only a campaign's messages have recipients to follow them.
+  if (moved[0]!.sender_type === 'campaign') await followMessages(tx, [messageId]);
+  return recorded;
 }
 
 /**
- * Moves an outbound message forward to `status` and records message.status, in the caller's transaction;
- * does nothing (and returns false) when the message is already there or further.
+ * Moves an outbound message forward to `status` and records message.status, in the caller's transaction, and
+ * returns what the event recorded; does nothing (and returns null) when the message is already there or further.
  */
 export function advanceMessageStatus(
   tx: Db,
@@ -60,13 +70,13 @@ export function advanceMessageStatus(
   messageId: string,
   status: OutboundStatus,
   extra: Extra = {},
-): Promise<boolean> {
+): Promise<MessageEventData | null> {
   return moveMessage(tx, workspaceId, messageId, statusesBefore(status), status, extra);
 }
 
 /** Fails a message that is still pending (the provider never answered for it); false when it has moved on. */
-export function failPendingMessage(tx: Db, workspaceId: string, messageId: string, failure: Failure): Promise<boolean> {
-  return moveMessage(tx, workspaceId, messageId, ['pending'], 'failed', failure);
+export async function failPendingMessage(tx: Db, workspaceId: string, messageId: string, failure: Failure): Promise<boolean> {
+  return (await moveMessage(tx, workspaceId, messageId, ['pending'], 'failed', failure)) !== null;
 }
 
 const statusUpdateInput = z.object({
@@ -109,10 +119,10 @@ export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): P
     }
     const failure: Partial<Failure> =
       input.status === 'failed' && input.error ? { error_code: input.error.code, error_title: input.error.message } : {};
-    const applied = await advanceMessageStatus(tx, workspaceId, message.id, input.status, {
+    const moved = await advanceMessageStatus(tx, workspaceId, message.id, input.status, {
       provider_message_id: input.providerMessageId,
       ...failure,
     });
-    return { applied };
+    return { applied: moved !== null };
   });
 }

@@ -8,7 +8,7 @@ import type { Context } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { withIdempotency } from '../shared/idempotency.js';
-import { connectedIntegration, conversationIntegration, providerIntegration } from './integrations.js';
+import { connectedIntegration, connectedIntegrationOf, conversationIntegration, providerIntegration } from './integrations.js';
 import { conversationForRecipient, recipientAddress } from './firstContact.js';
 import { messageViewSelect, type MessageView } from '../shared/views.js';
 import {
@@ -101,7 +101,7 @@ async function prepareOn(
       id: true,
       status: true,
       last_message_at: true,
-      integration_id: true,
+      integration: true,
       customer: { select: { wa_id: true, phone_number: true, bsuid: true } },
     },
   });
@@ -118,7 +118,7 @@ async function prepareOn(
       conversation_id: 'the contact has no wa_id, phone number or business-scoped user id',
     });
   }
-  const integration = await conversationIntegration(ctx.prisma, workspaceId, conversation.integration_id);
+  const integration = connectedIntegrationOf(conversation.integration, workspaceId);
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
   const sender: MessageSender = agentRunId
     ? { type: 'agent', id: agentRunId }
@@ -157,7 +157,7 @@ async function deliver(ctx: Context, send: OutboundSend): Promise<MessageSendRes
   const id = await ctx.prisma.$transaction((tx) => recordPendingMessage(tx, send));
   const outcome = await dispatchMessage(ctx.prisma, send, id);
   if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
-  const message = await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect });
+  const message = outcome.message ?? (await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect }));
   return { message };
 }
 

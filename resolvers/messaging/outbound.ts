@@ -10,7 +10,8 @@ import type { TemplateRequest } from './templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
 import { advanceMessageStatus, type Failure } from './messageStatus.js';
-import { recordMessageEvent } from './messageEvents.js';
+import { recordMessageEventOf } from './messageEvents.js';
+import { messageEventSelect, type MessageView } from '../shared/views.js';
 import { sendableTemplate } from './templates.js';
 
 export { templateInput, templateSendInput, type TemplateRequest } from './templateInput.js';
@@ -65,7 +66,7 @@ function storedParameters(template: TemplateRequest) {
 
 /** Records the outbound message as pending with its message.created event, in the caller's transaction; returns its id. */
 export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<string> {
-  const { id } = await tx.message.create({
+  const row = await tx.message.create({
     data: {
       company_id: send.workspaceId,
       conversation_id: send.conversationId,
@@ -80,10 +81,10 @@ export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<
       template_language: send.template?.language ?? null,
       template_parameters: send.template ? storedParameters(send.template) : undefined,
     },
-    select: { id: true },
+    select: messageEventSelect,
   });
-  await recordMessageEvent(tx, send.workspaceId, 'message.created', id);
-  return id;
+  await recordMessageEventOf(tx, send.workspaceId, 'message.created', row);
+  return row.id;
 }
 
 function failureRecord(error: unknown): Failure {
@@ -91,7 +92,8 @@ function failureRecord(error: unknown): Failure {
   return { error_code: 'internal', error_title: 'Unexpected error while sending' };
 }
 
-export type DispatchOutcome = { sent: true; providerMessageId: string } | { sent: false; error: unknown };
+/** `message` is the message as sent, or null when a status report got there first and moved it further. */
+export type DispatchOutcome = { sent: true; providerMessageId: string; message: MessageView | null } | { sent: false; error: unknown };
 
 /** Hands a recorded pending message to the provider (outside any transaction) and records the outcome. */
 export async function dispatchMessage(prisma: PrismaClient, send: OutboundSend, messageId: string): Promise<DispatchOutcome> {
@@ -104,6 +106,8 @@ export async function dispatchMessage(prisma: PrismaClient, send: OutboundSend, 
     return { sent: false, error };
   }
   // A status report that arrived first may already have moved the message further; then this is a no-op.
-  await prisma.$transaction((tx) => advanceMessageStatus(tx, workspaceId, messageId, 'sent', { provider_message_id: providerMessageId }));
-  return { sent: true, providerMessageId };
+  const moved = await prisma.$transaction((tx) =>
+    advanceMessageStatus(tx, workspaceId, messageId, 'sent', { provider_message_id: providerMessageId }),
+  );
+  return { sent: true, providerMessageId, message: moved?.message ?? null };
 }

@@ -122,7 +122,7 @@ export const messageEventSelect = {
   conversation: { select: { ...conversationViewSelect, customer: { select: contactViewSelect } } },
 } as const;
 
-type MessageEventRow = MessageView & { conversation: ConversationView & { customer: ContactView } };
+export type MessageEventRow = MessageView & { conversation: ConversationView & { customer: ContactView } };
 
 export function messageEventData(row: MessageEventRow): MessageEventData {
   const { conversation: conversationRow, ...message } = row;

@@ -82,7 +82,7 @@ export function renderBookingPage(publicId: string, page: Page): string {
 <section id="choose"><h2>Choose a service</h2>${choices}</section>
 <section id="times" hidden>
 <h2>Choose a time</h2>
-<div class="week"><button type="button" id="previous-week">← Earlier</button><span id="week-label"></span><button type="button" id="next-week">Later →</button></div>
+<div class="week"><button type="button" id="previous-week">&larr; Earlier</button><span id="week-label"></span><button type="button" id="next-week">Later &rarr;</button></div>
 <p id="week-problem" class="problem" role="alert"></p>
 <div id="slots" aria-live="polite"></div>
 </section>
