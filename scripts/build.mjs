@@ -81,7 +81,11 @@ function graphiqlPage() {
 /** Escapes what esbuild leaves unescaped (characters inside regular expression and template literals). */
 async function asciiOnly(file) {
   const source = await readFile(file, 'utf8');
-  const escaped = source.replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // A character beyond U+FFFF is written as its two UTF-16 halves, as JavaScript escapes it.
+  const unit = (code) => `\\u${code.toString(16).padStart(4, '0')}`;
+  const escaped = source.replace(/[^\p{ASCII}]/gu, (character) =>
+    [...Array(character.length).keys()].map((at) => unit(character.charCodeAt(at))).join(''),
+  );
   if (escaped !== source) await writeFile(file, escaped);
 }
 
