@@ -200,13 +200,12 @@ describe('through REST', () => {
     expect(csv.body.content).toContain('Barbara');
   });
 
-  it('exports every recipient of a large campaign exactly once, in contact order: in pages of 5,000, and streamed whole as export.csv', async () => {
-    const workspace = await file.workspace();
+  /** A draft campaign with more recipients than two pages of the export (5,000), written directly as a run leaves them. */
+  async function bigCampaign(workspace: { workspace_id: string; api_key: string }, recipients = 12_001) {
     const key = workspace.api_key;
     const tag = (await postJson(h, '/api/v1/tags', key, { name: 'everyone' })).body;
     const created = await postJson(h, '/api/v1/campaigns', key, { name: 'Big', template: REMINDER, audience_tag_id: tag.id });
-    // More recipients than two of the export's read batches (5,000), written directly as a finished run leaves them.
-    const contacts = Array.from({ length: 12_001 }, (_, index) => ({
+    const contacts = Array.from({ length: recipients }, (_, index) => ({
       id: uuidv7(),
       company_id: workspace.workspace_id,
       name: `Recipient ${index}`,
@@ -221,9 +220,16 @@ describe('through REST', () => {
         status: 'skipped',
       })),
     });
+    return { id: created.body.id as string, contacts };
+  }
+
+  it('exports every recipient of a large campaign exactly once, in contact order: in pages of 5,000, and streamed whole as export.csv', async () => {
+    const workspace = await file.workspace();
+    const key = workspace.api_key;
+    const { id, contacts } = await bigCampaign(workspace);
     const pages: { content: string; has_more: boolean; next_cursor: string | null }[] = [];
     for (let cursor: string | null = null; pages.length === 0 || pages.at(-1)!.has_more; cursor = pages.at(-1)!.next_cursor) {
-      pages.push((await getJson(h, `/api/v1/campaigns/${created.body.id}/export${cursor ? `?cursor=${cursor}` : ''}`, { key })).body);
+      pages.push((await getJson(h, `/api/v1/campaigns/${id}/export${cursor ? `?cursor=${cursor}` : ''}`, { key })).body);
     }
     expect(pages.map((page) => page.content.trimEnd().split('\r\n').length)).toEqual([5_001, 5_000, 2_001]);
     const [header, ...rows] = pages
@@ -234,13 +240,31 @@ describe('through REST', () => {
     expect(header).toMatch(/^contact_id,contact_name,/);
     expect(rows.map((row) => row.split(',')[0])).toEqual(contacts.map((contact) => contact.id).sort());
 
-    const download = await h.fetch(`/api/v1/campaigns/${created.body.id}/export.csv`, { key });
+    const download = await h.fetch(`/api/v1/campaigns/${id}/export.csv`, { key });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(download.headers.get('content-disposition')).toBe(
-      `attachment; filename="campaign_${created.body.id}.csv"; filename*=UTF-8''campaign_${created.body.id}.csv`,
+      `attachment; filename="campaign_${id}.csv"; filename*=UTF-8''campaign_${id}.csv`,
     );
     expect(await download.text()).toBe(pages.map((page) => page.content).join(''));
+  });
+
+  it('cuts the export.csv download when a later page fails, so a short file never looks whole', async () => {
+    const workspace = await file.workspace();
+    // Seven pages: more than the response's own read-ahead can have fetched before the campaign goes.
+    const { id } = await bigCampaign(workspace, 30_001);
+    const download = await h.fetch(`/api/v1/campaigns/${id}/export.csv`, { key: workspace.api_key });
+    expect(download.status).toBe(200);
+    // The campaign goes while the file is being written: the pages still to come are not found.
+    expect((await sendJson(h, 'DELETE', `/api/v1/campaigns/${id}`, workspace.api_key)).status).toBe(200);
+    const reader = download.body!.getReader();
+    let text = '';
+    const readToEnd = async () => {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    };
+    await expect(readToEnd()).rejects.toThrow(/The export stopped: Campaign not found/);
+    expect(text).toMatch(/^contact_id,contact_name,/);
+    expect(text.trimEnd().split('\r\n').length).toBeLessThan(30_002);
   });
 
   it('answers 400 naming the field, 404 for another workspace’s campaign, 403 without the campaigns scope', async () => {
