@@ -11,6 +11,7 @@ import { requireActor } from '../shared/context.js';
 import { followMessages } from './campaignRecipients.js';
 import { recordMessageEvent } from './messageEvents.js';
 import type { MessageEventData } from '../shared/views.js';
+import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { adoptReportedIdentities, bsuid } from '../contacts/channels.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
@@ -27,19 +28,31 @@ export type Failure = { error_code: string; error_title: string; error_details?:
 type Extra = Partial<Failure> & { provider_message_id?: string };
 
 /**
+ * The message a status move is for: by our id, or as a provider's report names it (its id for the message, or,
+ * while our own send has not yet recorded that id, the reference we gave it: our message id).
+ */
+type MessageTarget = { id: string } | { providerMessageId: string; reference: string | null };
+
+function targetCondition(target: MessageTarget): Prisma.Sql {
+  if ('id' in target) return Prisma.sql`id = ${target.id}::uuid`;
+  if (!target.reference) return Prisma.sql`provider_message_id = ${target.providerMessageId}`;
+  return Prisma.sql`(provider_message_id = ${target.providerMessageId} OR (id = ${target.reference}::uuid AND provider_message_id IS NULL))`;
+}
+
+/**
  * One conditional UPDATE: the status moves only from one of `from`; the time of the new status is stamped, and
  * so are the times of the steps it implies and that were never reported (read implies delivered and sent).
  */
 async function moveMessage(
   tx: Db,
   workspaceId: string,
-  messageId: string,
+  target: MessageTarget,
   from: OutboundStatus[],
   status: OutboundStatus,
   extra: Extra,
 ): Promise<MessageEventData | null> {
   const reached = (step: OutboundStatus) => OUTBOUND_STATUSES.indexOf(status) >= OUTBOUND_STATUSES.indexOf(step) && status !== 'failed';
-  const moved = await tx.$queryRaw<{ sender_type: string | null }[]>`
+  const moved = await tx.$queryRaw<{ id: string; sender_type: string | null }[]>`
     UPDATE messages SET
       status = ${status},
       provider_message_id = COALESCE(${extra.provider_message_id ?? null}, provider_message_id),
@@ -51,12 +64,13 @@ async function moveMessage(
       read_at = CASE WHEN ${reached('read')} THEN COALESCE(read_at, now()) ELSE read_at END,
       failed_at = CASE WHEN ${status === 'failed'} THEN COALESCE(failed_at, now()) ELSE failed_at END,
       updated_at = now()
-    WHERE id = ${messageId}::uuid AND company_id = ${workspaceId}::uuid AND direction = 'outbound' AND status = ANY(${from}::text[])
-    RETURNING sender_type`;
-  if (moved.length === 0) return null;
-  const recorded = await recordMessageEvent(tx, workspaceId, 'message.status', messageId);
+    WHERE ${targetCondition(target)} AND company_id = ${workspaceId}::uuid AND direction = 'outbound' AND status = ANY(${from}::text[])
+    RETURNING id, sender_type`;
+  const message = moved[0];
+  if (!message) return null;
+  const recorded = await recordMessageEvent(tx, workspaceId, 'message.status', message.id);
   // Only a campaign's messages have recipients to follow them.
-  if (moved[0]!.sender_type === 'campaign') await followMessages(tx, [messageId]);
+  if (message.sender_type === 'campaign') await followMessages(tx, [message.id]);
   return recorded;
 }
 
@@ -71,12 +85,12 @@ export function advanceMessageStatus(
   status: OutboundStatus,
   extra: Extra = {},
 ): Promise<MessageEventData | null> {
-  return moveMessage(tx, workspaceId, messageId, statusesBefore(status), status, extra);
+  return moveMessage(tx, workspaceId, { id: messageId }, statusesBefore(status), status, extra);
 }
 
 /** Fails a message that is still pending (the provider never answered for it); false when it has moved on. */
 export async function failPendingMessage(tx: Db, workspaceId: string, messageId: string, failure: Failure): Promise<boolean> {
-  return (await moveMessage(tx, workspaceId, messageId, ['pending'], 'failed', failure)) !== null;
+  return (await moveMessage(tx, workspaceId, { id: messageId }, ['pending'], 'failed', failure)) !== null;
 }
 
 const statusUpdateInput = z.object({
@@ -95,11 +109,23 @@ export type ReportedStatus = StatusUpdate & { recipientBsuid?: string | null };
  * found by its provider id or, while our own send has not yet recorded that id, by the reference we gave
  * the provider (our message id). Reports about unknown messages are ignored. The recipient's business-scoped
  * user id (`recipient_user_id`), when reported, becomes the contact's BSUID where it has none: a contact
- * first written to by phone number is then known by its BSUID too.
+ * first written to by phone number is then known by its BSUID too. A report without one (most of them) is one
+ * statement that finds and moves the message.
  */
 export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): Promise<{ applied: boolean }> {
   const { workspaceId } = requireActor(ctx);
   const input = parseInput(statusUpdateInput, update);
+  const failure: Partial<Failure> =
+    input.status === 'failed' && input.error ? { error_code: input.error.code, error_title: input.error.message } : {};
+  const extra = { provider_message_id: input.providerMessageId, ...failure };
+  if (!input.recipientBsuid) {
+    const target = { providerMessageId: input.providerMessageId, reference: input.reference };
+    const moved = await ctx.prisma.$transaction((tx) =>
+      moveMessage(tx, workspaceId, target, statusesBefore(input.status), input.status, extra),
+    );
+    return { applied: moved !== null };
+  }
+  const recipientBsuid = input.recipientBsuid;
   return ctx.prisma.$transaction(async (tx) => {
     const message = await tx.message.findFirst({
       where: {
@@ -113,16 +139,9 @@ export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): P
       select: { id: true, provider_message_id: true, conversation: { select: { customer_id: true, provider: true } } },
     });
     if (!message) return { applied: false };
-    if (input.recipientBsuid) {
-      const { customer_id, provider } = message.conversation;
-      await adoptReportedIdentities(tx, workspaceId, customer_id, [{ type: 'bsuid', provider, value: input.recipientBsuid }]);
-    }
-    const failure: Partial<Failure> =
-      input.status === 'failed' && input.error ? { error_code: input.error.code, error_title: input.error.message } : {};
-    const moved = await advanceMessageStatus(tx, workspaceId, message.id, input.status, {
-      provider_message_id: input.providerMessageId,
-      ...failure,
-    });
+    const { customer_id, provider } = message.conversation;
+    await adoptReportedIdentities(tx, workspaceId, customer_id, [{ type: 'bsuid', provider, value: recipientBsuid }]);
+    const moved = await advanceMessageStatus(tx, workspaceId, message.id, input.status, extra);
     return { applied: moved !== null };
   });
 }
