@@ -2,7 +2,13 @@
 import { readFile } from 'node:fs/promises';
 import { projectPath } from '../../infra/paths.js';
 
-export const CONSOLE_NOT_BUILT = 'The console is not built: run `npm run build` (npm install and npm start do it).';
+/** What a page answers while its files are not built yet. */
+export function notBuiltResponse(): Response {
+  return new Response('The console is not built: run `npm run build` (npm install and npm start do it).', {
+    status: 503,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' },
+  });
+}
 
 export function builtFilePath(name: string): string {
   return projectPath('dist', 'console', name);

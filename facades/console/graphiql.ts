@@ -10,7 +10,7 @@ import { shouldRenderGraphiQL, type Plugin } from 'graphql-yoga';
 import { requestState } from '../../infra/http/requestState.js';
 import { CSRF_HEADER } from '../../infra/http/sessionCookie.js';
 import { readFile } from 'node:fs/promises';
-import { builtFilePath, CONSOLE_NOT_BUILT } from './builtFiles.js';
+import { builtFilePath, notBuiltResponse } from './builtFiles.js';
 
 /** The slots scripts/build.mjs leaves in the page. */
 const NONCE_SLOT = '__GRAPHIQL_NONCE__';
@@ -76,9 +76,7 @@ export function useGraphiQLPage(): Plugin {
       if (url.pathname !== '/graphql' || !shouldRenderGraphiQL(request)) return;
       const parts = await pageParts();
       if (!parts) {
-        endResponse(
-          new Response(CONSOLE_NOT_BUILT, { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' } }),
-        );
+        endResponse(notBuiltResponse());
         return;
       }
       const nonce = randomBytes(18).toString('base64');

@@ -4,7 +4,7 @@
 // signs people in through /auth and then speaks GraphQL with their session cookie.
 import { extname } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
-import { builtFile, CONSOLE_NOT_BUILT } from './builtFiles.js';
+import { builtFile, notBuiltResponse } from './builtFiles.js';
 
 export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -50,9 +50,7 @@ export function useConsolePages(): Plugin {
       if (!name) return;
       const body = await builtFile(name);
       if (!body) {
-        endResponse(
-          new Response(CONSOLE_NOT_BUILT, { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' } }),
-        );
+        endResponse(notBuiltResponse());
         return;
       }
       // The page names the current build's files, so it is always revalidated; the files are revalidated too, as

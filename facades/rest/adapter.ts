@@ -29,7 +29,7 @@ import {
   type ExecutionResult,
 } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
-import { errorResponse } from '../../infra/http/errorResponse.js';
+import { methodNotAllowed } from './methodNotAllowed.js';
 import { Response } from '../../infra/http/fetchApi.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE, type Failure } from '../core/executionFailure.js';
 import type { Gateway } from '../core/gateway.js';
@@ -155,7 +155,11 @@ export function createRestRouter(options: RestRouterOptions) {
   for (const [path, methods] of paths) {
     const allow = METHODS.filter((method) => (methods as string[]).includes(method)).join(', ');
     for (const method of METHODS.filter((candidate) => !(methods as string[]).includes(candidate))) {
-      router.route({ method, path: sofaPath(path), handler: (request, call) => methodNotAllowed(request, call, allow) });
+      router.route({
+        method,
+        path: sofaPath(path),
+        handler: (request, call) => methodNotAllowed(request, call.url.pathname, call.requestId, allow),
+      });
     }
   }
 
@@ -170,11 +174,4 @@ export function createRestRouter(options: RestRouterOptions) {
       return response;
     },
   };
-}
-
-function methodNotAllowed(request: Request, call: Call, allow: string): Response {
-  return errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${call.url.pathname}; use ${allow}`, {
-    requestId: call.requestId,
-    headers: { allow },
-  });
 }

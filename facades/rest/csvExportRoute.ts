@@ -4,12 +4,12 @@
 // page is read before answering: a campaign that is not there, or a key without the scope, gets the spec's error
 // form. A page that fails later can no longer change the status: the connection is cut, so the client sees an
 // incomplete download rather than a short file that looks whole.
-import { errorResponse } from '../../infra/http/errorResponse.js';
 import type { Gateway } from '../core/gateway.js';
 import { operation } from '../core/operations.js';
 import type { CampaignExportQuery } from '../core/operations.generated.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE, type Failure } from '../core/executionFailure.js';
 import { attachment } from './attachment.js';
+import { methodNotAllowed } from './methodNotAllowed.js';
 import { REST_BASE_PATH } from './routes.js';
 
 export const CAMPAIGN_CSV_PATH = '/campaigns/{id}/export.csv';
@@ -22,10 +22,7 @@ export function createCsvExportRoute(gateway: Gateway) {
     const match = PATTERN.exec(url.pathname);
     if (!match) return null;
     if (request.method !== 'GET') {
-      return errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET`, {
-        requestId,
-        headers: { allow: 'GET' },
-      });
+      return methodNotAllowed(request, url.pathname, requestId, 'GET');
     }
     const id = match[1]!;
     const read = async (cursor: string | null): Promise<Page | Failure> => {

@@ -4,7 +4,7 @@
 // it does not know falls through to the pipeline's 404.
 import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { errorResponse } from '../../infra/http/errorResponse.js';
+import { methodNotAllowed } from './methodNotAllowed.js';
 import { requestState } from '../../infra/http/requestState.js';
 import type { Gateway } from '../core/gateway.js';
 import type { FacadeEntry } from '../core/table.js';
@@ -53,14 +53,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     async onRequest({ request, url, endResponse }) {
       const { requestId } = requestState(request);
       if (DOCS_PATHS.includes(url.pathname)) {
-        endResponse(
-          request.method === 'GET'
-            ? docsResponse(url.pathname)
-            : errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET`, {
-                requestId,
-                headers: { allow: 'GET' },
-              }),
-        );
+        endResponse(request.method === 'GET' ? docsResponse(url.pathname) : methodNotAllowed(request, url.pathname, requestId, 'GET'));
         return;
       }
       if (!url.pathname.startsWith(`${REST_BASE_PATH}/`) || SOFA_SUBSCRIPTIONS.test(url.pathname)) return;

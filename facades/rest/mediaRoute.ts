@@ -9,6 +9,7 @@ import { operation } from '../core/operations.js';
 import type { MessageMediaFileQuery } from '../core/operations.generated.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE } from '../core/executionFailure.js';
 import { attachment } from './attachment.js';
+import { methodNotAllowed } from './methodNotAllowed.js';
 import { REST_BASE_PATH } from './routes.js';
 
 export const MEDIA_PATH = '/messages/{id}/media';
@@ -19,10 +20,7 @@ export function createMediaRoute(gateway: Gateway, mediaFiles: MediaFiles) {
     const match = PATTERN.exec(url.pathname);
     if (!match) return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET`, {
-        requestId,
-        headers: { allow: 'GET, HEAD' },
-      });
+      return methodNotAllowed(request, url.pathname, requestId, 'GET, HEAD');
     }
     const result = await gateway.execute({
       request,
