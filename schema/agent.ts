@@ -4,10 +4,9 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { pageType } from './page.js';
 import { getAgentSettings, updateAgentSettings, type AgentSettingsView } from '../resolvers/agent/settings.js';
-import { listAgentRuns } from '../resolvers/agent/runs.js';
+import { listAgentRuns, RUN_STATUSES } from '../resolvers/agent/runs.js';
 import { limitArg } from './pageLimit.js';
 import { oneOf, URI } from './jsonSchemaHints.js';
-import { RUN_STATUSES } from '../resolvers/agent/runs.js';
 
 const AgentSettings = builder.objectRef<AgentSettingsView>('AgentSettings').implement({
   description: "The workspace's AI agent, which answers conversations whose service_enabled is on.",

@@ -5,6 +5,7 @@ import { builder } from './builder.js';
 import { pageType } from './page.js';
 import { AppointmentType } from './appointmentType.js';
 import {
+  APPOINTMENT_STATUSES,
   bookAppointment,
   cancelAppointment,
   getAppointment,
@@ -14,7 +15,6 @@ import {
 import { listCalendarSlots, type CalendarSlot } from '../resolvers/scheduling/calendarSlots.js';
 import { limitArg } from './pageLimit.js';
 import { oneOf } from './jsonSchemaHints.js';
-import { APPOINTMENT_STATUSES } from '../resolvers/scheduling/appointments.js';
 
 export const Appointment = builder.prismaObject('Appointment', {
   description: 'An appointment with a contact. Scheduled appointments of a workspace never overlap, buffers included.',

@@ -3,7 +3,7 @@
 // export of the results.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
-import { pageType } from './page.js';
+import { pageType, pagingFields } from './page.js';
 import { TemplateSendInput } from './message.js';
 import {
   createCampaign,
@@ -16,11 +16,10 @@ import {
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, startCampaign } from '../resolvers/campaigns/lifecycle.js';
 import { listCampaignRecipients, type CampaignProgress } from '../resolvers/campaigns/recipients.js';
 import { campaignExport, EXPORT_PAGE_MAX } from '../resolvers/campaigns/export.js';
-import { MAX_CAMPAIGN_SEND_RATE, RECIPIENT_STATUSES } from '../resolvers/campaigns/rules.js';
+import { CAMPAIGN_STATUSES, MAX_CAMPAIGN_SEND_RATE, RECIPIENT_STATUSES } from '../resolvers/campaigns/rules.js';
 import { templateOf } from '../resolvers/campaigns/sender.js';
 import { limitArg } from './pageLimit.js';
 import { oneOf } from './jsonSchemaHints.js';
-import { CAMPAIGN_STATUSES } from '../resolvers/campaigns/rules.js';
 
 const CampaignTemplate = builder.objectRef<ReturnType<typeof templateOf>>('CampaignTemplate').implement({
   description: 'The approved template a campaign sends, with the values of its slots in reading order.',
@@ -109,11 +108,7 @@ const CampaignExport = builder.objectRef<Awaited<ReturnType<typeof campaignExpor
       description:
         "This page's CSV text itself (not base64): the first page starts with the header row, then one row per recipient; the pages' content joined in order is the whole file.",
     }),
-    next_cursor: t.exposeString('next_cursor', {
-      nullable: true,
-      description: 'Pass it back as `cursor` for the next page. Null when exhausted.',
-    }),
-    has_more: t.exposeBoolean('has_more'),
+    ...pagingFields(t),
   }),
 });
 

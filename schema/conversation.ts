@@ -1,11 +1,15 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { readState, UNREAD_COUNT_CAP } from '../resolvers/conversations/reads.js';
-import { getConversation, listConversations, searchConversations } from '../resolvers/conversations/conversations.js';
+import {
+  CONVERSATION_STATUSES,
+  getConversation,
+  listConversations,
+  searchConversations,
+} from '../resolvers/conversations/conversations.js';
 import { pageType } from './page.js';
 import { limitArg } from './pageLimit.js';
 import { oneOf } from './jsonSchemaHints.js';
-import { CONVERSATION_STATUSES } from '../resolvers/conversations/conversations.js';
 
 export const Conversation = builder.prismaObject('Conversation', {
   description: 'A conversation between the workspace and one contact over the messaging provider.',
