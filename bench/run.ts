@@ -18,7 +18,7 @@ import { seedBenchData } from './seed.js';
 import { SERVICE_ARGS, startProcess, type Server } from './servers.js';
 import { measure, type LoadResult } from './load.js';
 import { readsFor, restPath } from './reads.js';
-import { SEARCH_CLASSES, searchTermsFor } from './searchTerms.js';
+import { SEARCH_CLASSES, SEARCHED_LISTS, type SearchedList, searchTermsFor } from './searchTerms.js';
 import { measureFanOut, startReceiver, type FanOutResult } from './webhooks.js';
 import { profileRead, type ProfileResult } from './profile.js';
 import { measureSubscribers, type LiveWorkspace, type SubscribersResult } from './subscribers.js';
@@ -145,6 +145,13 @@ async function warmUp(service: Server, baseline: Server, workspace: BenchWorkspa
   }
 }
 
+/** The REST operation that searches each list. */
+const SEARCH_OPERATIONS: Record<SearchedList, string> = {
+  contacts: 'searchContacts',
+  conversations: 'searchConversations',
+  messages: 'searchMessages',
+};
+
 async function runScale(
   service: Server,
   baseline: Server,
@@ -152,8 +159,7 @@ async function runScale(
   contacts: number,
   pool: pg.Pool,
 ): Promise<ScaleResults> {
-  const search: NonNullable<ScaleResults['search']> = {};
-  const results: ScaleResults = { contacts, service: {}, baseline: {}, graphql: {}, latency: {}, search };
+  const results: ScaleResults = { contacts, service: {}, baseline: {}, graphql: {}, latency: {}, searches: {} };
   for (const read of await readsFor(pool, workspace.id, contacts)) {
     console.log(
       `  ${contacts} · ${read.name}: service REST, GraphQL, one connection${read.baseline ? ', baseline' : ''} (service RSS so far ${service.maxRssMb()} MB)`,
@@ -164,17 +170,23 @@ async function runScale(
     if (read.baseline) results.baseline[read.name] = await load(baseline, workspace, read.path);
   }
   const terms = await searchTermsFor(pool, workspace.id, contacts);
-  for (const kind of SEARCH_CLASSES) {
-    console.log(`  ${contacts} · search, ${kind} terms: one client`);
-    const requests = terms[kind].map((q) => ({ path: restPath('searchContacts', { q }) }));
-    const result = await measure({
-      url: `${service.url}${requests[0]!.path}`,
-      headers: { authorization: `Bearer ${workspace.key}` },
-      requests,
-      seconds: settings.latencySeconds,
-      connections: 1,
-    });
-    search[kind] = { ...result, terms: terms[kind] };
+  for (const list of SEARCHED_LISTS) {
+    const measured: NonNullable<ScaleResults['searches']>[SearchedList] = {};
+    for (const kind of SEARCH_CLASSES) {
+      const listTerms = terms[list][kind];
+      if (!listTerms) continue;
+      console.log(`  ${contacts} · ${list} search, ${kind} terms: one client`);
+      const requests = listTerms.map((q) => ({ path: restPath(SEARCH_OPERATIONS[list], { q }) }));
+      const result = await measure({
+        url: `${service.url}${requests[0]!.path}`,
+        headers: { authorization: `Bearer ${workspace.key}` },
+        requests,
+        seconds: settings.latencySeconds,
+        connections: 1,
+      });
+      measured[kind] = { ...result, terms: listTerms };
+    }
+    results.searches![list] = measured;
   }
   return results;
 }

@@ -1,6 +1,7 @@
-// Contact search measured by kind of term, since one kind alone says nothing of the others: short terms, common
-// and rare fragments, absent ones, several words, phone and e-mail fragments, most drawn from rows of the workspace
-// itself. Each class is one client cycling through its terms for the latency time (bench/run.ts).
+// Search measured by kind of term, since one kind alone says nothing of the others: short terms, common and rare
+// fragments, absent ones, several words, phone and e-mail fragments, most drawn from rows of the workspace itself.
+// Contacts, conversations and messages are each searched with the terms that can match them (a message has no
+// phone number). Each class is one client cycling through its terms for the latency time (bench/run.ts).
 import type pg from 'pg';
 
 export const SEARCH_CLASSES = ['short', 'common', 'rare', 'absent', 'words', 'phone', 'email'] as const;
@@ -22,13 +23,21 @@ async function samples(pool: pg.Pool, workspaceId: string, contacts: number): Pr
   return rows;
 }
 
-/** The terms of each class for one workspace. */
-export async function searchTermsFor(pool: pg.Pool, workspaceId: string, contacts: number): Promise<Record<SearchClass, string[]>> {
+export const SEARCHED_LISTS = ['contacts', 'conversations', 'messages'] as const;
+export type SearchedList = (typeof SEARCHED_LISTS)[number];
+export type SearchTerms = Partial<Record<SearchClass, string[]>>;
+
+/** The order reference in the first message of the contact's conversation (bench/seed.ts: R and its ordinal). */
+const orderReference = (row: Sample) => `R${String(Number(row.phone_number.slice(5))).padStart(7, '0')}`;
+
+/** The terms of each class, for each list, in one workspace. */
+export async function searchTermsFor(pool: pg.Pool, workspaceId: string, contacts: number): Promise<Record<SearchedList, SearchTerms>> {
   const rows = await samples(pool, workspaceId, contacts);
   const words = (row: Sample) => row.name.split(' ');
   const local = (row: Sample) => row.email.split('@')[0]!;
   const digits = (row: Sample) => row.phone_number.slice(1);
-  return {
+  const references = rows.map(orderReference);
+  const contactTerms = {
     short: ['a', 'e', words(rows[1]!)[0]!.slice(0, 2).toLowerCase(), 'q', 'xq'],
     common: rows.map((row) => words(row)[1]!).concat('example'),
     rare: rows.map((row) => local(row)),
@@ -48,5 +57,23 @@ export async function searchTermsFor(pool: pg.Pool, workspaceId: string, contact
       local(rows[3]!).slice(-5),
       rows[4]!.email.slice(2, 12),
     ],
+  };
+  const messageTerms = {
+    short: ['a', 'e', 'q', 'xq', 'zy'],
+    common: ['order', 'thanks', 'address', 'check that', 'ANYTHING'],
+    // One message each, and one prefix shared by ten.
+    rare: [...references.slice(0, 4), references[4]!.slice(0, -1)],
+    absent: ['xqz', 'nobody at all', 'refund', 'R9999999', 'zz9'],
+    words: ['is my order', 'change my address', 'let me check', `order ${references[1]!}`, 'on its way? order r0'],
+  };
+  return {
+    contacts: contactTerms,
+    messages: messageTerms,
+    conversations: {
+      ...contactTerms,
+      common: [...messageTerms.common.slice(0, 3), ...contactTerms.common.slice(0, 2)],
+      rare: [...references.slice(0, 2), ...contactTerms.rare.slice(2)],
+      words: [...messageTerms.words.slice(0, 3), ...contactTerms.words.slice(0, 2)],
+    },
   };
 }

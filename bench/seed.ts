@@ -39,10 +39,16 @@ async function inChunks(label: string, total: number, done: number, insert: (fro
   bar.stop();
 }
 
+/** Contact g is created at BASE + g seconds. */
+const BASE = `timestamptz '2024-01-01T00:00:00Z'`;
+
+/** A conversation's first message names an order of its own (R and the contact's ordinal, seven digits): a rare
+ * term for message and conversation search, found in one conversation, among the common words of the others. */
+const FIRST_MESSAGE = `'Hi, is my order on its way? Order R' || lpad((extract(epoch FROM c.created_at - ${BASE}))::bigint::text, 7, '0')`;
+
 export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): Promise<void> {
   await connection.session(async (sql) => {
     await sql.exec(UUID7);
-    const base = `timestamptz '2024-01-01T00:00:00Z'`;
     const ws = plan.workspaceId.replace(/'/g, '');
 
     await inChunks('contacts', plan.contacts, await count(sql, 'customers', ws), (from, to) =>
@@ -52,7 +58,7 @@ export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): 
                jsonb_build_object('source', (ARRAY['website','whatsapp','import'])[1 + g % 3]),
                CASE WHEN g % 4 = 3 THEN NULL ELSE t + interval '1 hour' END, t, t
         FROM generate_series(${from}, ${to - 1}) AS g,
-             LATERAL (SELECT ${base} + g * interval '1 second' AS t,
+             LATERAL (SELECT ${BASE} + g * interval '1 second' AS t,
                              (${FIRST})[1 + g % 25] AS f, (${LAST})[1 + (g / 25) % 16] AS l) AS v`),
     );
 
@@ -70,7 +76,7 @@ export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): 
       await sql.exec(`INSERT INTO messages (id, company_id, conversation_id, direction, body, status, provider_message_id, created_at, updated_at)
         SELECT pg_temp.uuid7(c.created_at + k * interval '1 minute'), c.company_id, c.id,
                CASE WHEN k % 2 = 0 THEN 'inbound' ELSE 'outbound' END,
-               (ARRAY['Hi, is my order on its way?','Let me check that for you.','Can I change my address?','Done, anything else?','Thanks!'])[1 + k],
+               CASE WHEN k = 0 THEN ${FIRST_MESSAGE} ELSE (ARRAY['','Let me check that for you.','Can I change my address?','Done, anything else?','Thanks!'])[1 + k] END,
                CASE WHEN k % 2 = 0 THEN 'received' ELSE 'read' END, NULL,
                c.created_at + k * interval '1 minute', c.created_at + k * interval '1 minute'
         FROM (SELECT id, company_id, created_at FROM conversations WHERE company_id = '${ws}' ORDER BY id OFFSET ${first} LIMIT ${last - first}) AS c,

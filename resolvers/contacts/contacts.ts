@@ -6,7 +6,7 @@ import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { columnPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
-import { matchingContactIds } from './search.js';
+import { matchingContactIds } from '../search/contacts.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
 
@@ -36,7 +36,7 @@ function matching(text: string): Prisma.CustomerWhereInput {
   };
 }
 
-/** The contacts matching `term` (search.ts chooses how to find them), newest first. */
+/** The contacts matching `term` (resolvers/search/contacts.ts chooses how to find them), newest first. */
 function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }, query: Query) {
   const { workspaceId } = requireActor(ctx);
   return columnPage('id', 'desc', args, async ({ take }) => {

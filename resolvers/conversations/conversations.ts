@@ -10,6 +10,7 @@ import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { cursorArgument, keysetPage } from '../shared/pagination.js';
 import { idInput, isoDateTime, limit, parseInput, uuid } from '../shared/validation.js';
+import { type ConversationKey, type ConversationWalk, matchingConversationIds, ZERO_ID } from '../search/conversations.js';
 
 type Query = { select?: Prisma.ConversationSelect; include?: Prisma.ConversationInclude };
 
@@ -54,7 +55,29 @@ export async function listConversations(ctx: Context, input: z.input<typeof list
     ...(args.assigned_user_id ? { assigned_user_id: args.assigned_user_id } : {}),
     ...(args.customer_id ? { customer_id: args.customer_id } : {}),
   };
-  return page(ctx, filter, args, query);
+  const { workspaceId } = requireActor(ctx);
+  const scope = { ...filter, company_id: workspaceId };
+  return page(args, async (walk, take) => {
+    // The index orders each part on its own: those with a message, then those without (in the index's order too:
+    // ordered by id alone, the planner may walk the primary key through every workspace).
+    const read = (where: Prisma.ConversationWhereInput, wanted: number) =>
+      ctx.prisma.conversation.findMany({ ...query, where: { AND: [scope, where] }, orderBy: INDEX_ORDER, take: wanted });
+    const rows = walk.after?.at === null ? [] : await read(timedAfter(walk.after), take);
+    if (rows.length < take && !walk.withMessagesOnly) {
+      const after = walk.after?.at === null ? { id: { lt: walk.after.id } } : {};
+      rows.push(...(await read({ last_message_at: null, ...after }, take - rows.length)));
+    }
+    return rows;
+  });
+}
+
+/** The order of the conversations index, (company_id, last_message_at DESC, id DESC), whose nulls come first. */
+const INDEX_ORDER: Prisma.ConversationOrderByWithRelationInput[] = [{ last_message_at: 'desc' }, { id: 'desc' }];
+
+/** The conversations with a message after `after` (a key with a last_message_at, or the start), as a Prisma filter. */
+function timedAfter(after: ConversationKey | null): Prisma.ConversationWhereInput {
+  if (!after?.at) return { last_message_at: { not: null } };
+  return { OR: [{ last_message_at: { lt: after.at } }, { last_message_at: after.at, id: { lt: after.id } }] };
 }
 
 const searchInput = z.object({
@@ -63,62 +86,39 @@ const searchInput = z.object({
   before: listInput.shape.before,
 });
 
-/** Conversations whose contact's name, phone number or email, or any of whose messages, contains q. */
+/** Conversations whose contact's name, phone number or email, or any of whose messages, contains q (resolvers/search/conversations.ts). */
 export async function searchConversations(ctx: Context, input: z.input<typeof searchInput>, query: Query = {}) {
   const args = parseInput(searchInput, input);
-  const text = { contains: args.q, mode: 'insensitive' } as const;
-  const filter: Prisma.ConversationWhereInput = {
-    OR: [{ customer: { OR: [{ name: text }, { phone_number: text }, { email: text }] } }, { messages: { some: { body: text } } }],
-  };
-  return page(ctx, filter, args, query);
+  const { workspaceId } = requireActor(ctx);
+  return page(args, async (walk, take) => {
+    const ids = await matchingConversationIds(ctx.prisma, workspaceId, args.q, walk, take);
+    if (ids.length === 0) return [];
+    const rows = await ctx.prisma.conversation.findMany({ ...query, where: { id: { in: ids }, company_id: workspaceId } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  });
 }
 
-async function page(
-  ctx: Context,
-  where: Prisma.ConversationWhereInput,
-  args: { limit: number; before?: Position | null | undefined },
-  query: Query,
-) {
-  const { workspaceId } = requireActor(ctx);
-  const filter: Prisma.ConversationWhereInput = { ...where, company_id: workspaceId };
-  const position = args.before ?? null;
-  const withMessagesOnly = position !== null && ('before' in position || position.withMessagesOnly);
+/** Where a page's walk starts: after the key of the previous page's last conversation, or after every conversation
+ * of the instant of a date-time `before` (the zero id precedes every id), which also keeps the walk to
+ * conversations with a message. */
+function walkOf(position: Position | null): ConversationWalk {
+  if (!position) return { after: null, withMessagesOnly: false };
+  if ('before' in position) return { after: { at: position.before, id: ZERO_ID }, withMessagesOnly: true };
+  return { after: { at: position.at, id: position.id }, withMessagesOnly: position.withMessagesOnly };
+}
 
-  /** The conversations with a message after the position, then (unless the walk excludes them) those without. */
-  async function read(wanted: number) {
-    const rows = [];
-    const inTimestampedPart = !position || 'before' in position || position.at !== null;
-    if (inTimestampedPart) {
-      let after: Prisma.ConversationWhereInput = { last_message_at: { not: null } };
-      if (position && 'before' in position) after = { last_message_at: { lt: position.before } };
-      else if (position && position.at) {
-        after = {
-          OR: [{ last_message_at: { lt: position.at } }, { last_message_at: position.at, id: { lt: position.id } }],
-        };
-      }
-      rows.push(
-        ...(await ctx.prisma.conversation.findMany({
-          ...query,
-          where: { AND: [filter, after] },
-          orderBy: [{ last_message_at: 'desc' }, { id: 'desc' }],
-          take: wanted,
-        })),
-      );
-    }
-    if (rows.length < wanted && !withMessagesOnly) {
-      const untimedAfter = position && !('before' in position) && position.at === null ? { id: { lt: position.id } } : {};
-      rows.push(
-        ...(await ctx.prisma.conversation.findMany({
-          ...query,
-          where: { AND: [filter, { last_message_at: null, ...untimedAfter }] },
-          orderBy: { id: 'desc' },
-          take: wanted - rows.length,
-        })),
-      );
-    }
-    return rows;
-  }
-  return keysetPage(args.limit, read, (row) => encodeCursor(row, withMessagesOnly));
+/** One page: `read` returns up to `take` conversations of the walk, in the list's order. */
+async function page<Row extends { id: string; last_message_at: Date | null }>(
+  args: { limit: number; before?: Position | null | undefined },
+  read: (walk: ConversationWalk, take: number) => Promise<Row[]>,
+) {
+  const walk = walkOf(args.before ?? null);
+  return keysetPage(
+    args.limit,
+    (take) => read(walk, take),
+    (row) => encodeCursor(row, walk.withMessagesOnly),
+  );
 }
 
 export async function getConversation(ctx: Context, input: { id: string }, query: Query = {}) {

@@ -4,12 +4,12 @@
 // A conversation's messages page both ways: `before` walks to older messages, `after` to newer ones; each
 // page is newest first and its next_cursor continues the walk in the direction it was asked.
 import { z } from 'zod';
-import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { keysetPage, type Page } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
 import { messageDetailSelect, type MessageDetailRow } from '../shared/views.js';
+import { matchingMessageIds } from '../search/messages.js';
 
 export async function getMessage(ctx: Context, input: { id: string }): Promise<MessageDetailRow> {
   const { workspaceId } = requireActor(ctx);
@@ -72,20 +72,32 @@ export type MessageSearchInput = z.input<typeof searchInput>;
 /**
  * Messages whose body contains q (case-insensitive), newest first; `cursor` is the next_cursor of the previous
  * page. Newest first rather than ranked: a substring either matches or not, and a stable order pages exactly.
+ * Within one conversation its messages are read in order; across the workspace resolvers/search/messages.ts finds them.
  */
 export async function searchMessages(ctx: Context, input: MessageSearchInput): Promise<Page<MessageDetailRow>> {
   const { workspaceId } = requireActor(ctx);
   const args = parseInput(searchInput, input);
-  if (args.conversation_id) await assertConversation(ctx, workspaceId, args.conversation_id);
-  const where: Prisma.MessageWhereInput = {
-    company_id: workspaceId,
-    ...(args.conversation_id ? { conversation_id: args.conversation_id } : {}),
-    ...(args.cursor ? { id: { lt: args.cursor } } : {}),
-    body: { contains: args.q, mode: 'insensitive' },
-  };
-  return keysetPage(
-    args.limit,
-    (take) => ctx.prisma.message.findMany({ where, orderBy: { id: 'desc' }, take, select: messageDetailSelect }),
-    (row) => row.id,
-  );
+  const cursor = args.cursor ?? null;
+  const conversationId = args.conversation_id;
+  if (conversationId) await assertConversation(ctx, workspaceId, conversationId);
+  const read = conversationId
+    ? (take: number) =>
+        ctx.prisma.message.findMany({
+          where: {
+            company_id: workspaceId,
+            conversation_id: conversationId,
+            ...(cursor ? { id: { lt: cursor } } : {}),
+            body: { contains: args.q, mode: 'insensitive' },
+          },
+          orderBy: { id: 'desc' },
+          take,
+          select: messageDetailSelect,
+        })
+    : async (take: number) => {
+        const ids = await matchingMessageIds(ctx.prisma, workspaceId, args.q, cursor, take);
+        if (ids.length === 0) return [];
+        const where = { id: { in: ids }, company_id: workspaceId };
+        return ctx.prisma.message.findMany({ where, orderBy: { id: 'desc' }, select: messageDetailSelect });
+      };
+  return keysetPage(args.limit, read, (row) => row.id);
 }

@@ -1,5 +1,5 @@
 // Contact search answers exactly what a case-insensitive substring match on name, phone number or e-mail answers,
-// newest first, for every kind of term, through both of its steps (resolvers/contacts/search.ts): terms common
+// newest first, for every kind of term, through both of its steps (resolvers/search/contacts.ts, resolvers/search/substringSearch.ts): terms common
 // among the newest contacts, and rare ones found through the trigram or short-gram indexes among older contacts.
 // 1,500 contacts (more than the recent window of 1,000) are written with createMany (setup); every page is read
 // over HTTP and the whole walk compared with the same match computed here.
