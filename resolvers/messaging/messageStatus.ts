@@ -9,7 +9,8 @@ import { DELIVERY_STATUSES, type StatusUpdate } from '../../adapters/providers/t
 import type { Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { followMessages } from './campaignRecipients.js';
-import { recordMessageEvent } from './messageEvents.js';
+import { eventDataOfRow, MESSAGE_EVENT_COLUMNS } from './messageEvents.js';
+import { recordEvent } from '../shared/outbox.js';
 import type { MessageEventData } from '../shared/views.js';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { adoptReportedIdentities, bsuid } from '../contacts/channels.js';
@@ -52,26 +53,32 @@ async function moveMessage(
   extra: Extra,
 ): Promise<MessageEventData | null> {
   const reached = (step: OutboundStatus) => OUTBOUND_STATUSES.indexOf(status) >= OUTBOUND_STATUSES.indexOf(step) && status !== 'failed';
-  const moved = await tx.$queryRaw<{ id: string; sender_type: string | null }[]>`
-    UPDATE messages SET
-      status = ${status},
-      provider_message_id = COALESCE(${extra.provider_message_id ?? null}, provider_message_id),
-      error_code = COALESCE(${extra.error_code ?? null}, error_code),
-      error_title = COALESCE(${extra.error_title ?? null}, error_title),
-      error_details = COALESCE(${extra.error_details ?? null}, error_details),
-      sent_at = CASE WHEN ${reached('sent')} THEN COALESCE(sent_at, now()) ELSE sent_at END,
-      delivered_at = CASE WHEN ${reached('delivered')} THEN COALESCE(delivered_at, now()) ELSE delivered_at END,
-      read_at = CASE WHEN ${reached('read')} THEN COALESCE(read_at, now()) ELSE read_at END,
-      failed_at = CASE WHEN ${status === 'failed'} THEN COALESCE(failed_at, now()) ELSE failed_at END,
-      updated_at = now()
-    WHERE ${targetCondition(target)} AND company_id = ${workspaceId}::uuid AND direction = 'outbound' AND status = ANY(${from}::text[])
-    RETURNING id, sender_type`;
-  const message = moved[0];
-  if (!message) return null;
-  const recorded = await recordMessageEvent(tx, workspaceId, 'message.status', message.id);
+  // The moved row is read back with its conversation and contact by the same statement, for the event.
+  const moved = await tx.$queryRaw<(Record<string, unknown> & { sender_type: string | null })[]>`
+    WITH message AS (
+      UPDATE messages SET
+        status = ${status},
+        provider_message_id = COALESCE(${extra.provider_message_id ?? null}, provider_message_id),
+        error_code = COALESCE(${extra.error_code ?? null}, error_code),
+        error_title = COALESCE(${extra.error_title ?? null}, error_title),
+        error_details = COALESCE(${extra.error_details ?? null}, error_details),
+        sent_at = CASE WHEN ${reached('sent')} THEN COALESCE(sent_at, now()) ELSE sent_at END,
+        delivered_at = CASE WHEN ${reached('delivered')} THEN COALESCE(delivered_at, now()) ELSE delivered_at END,
+        read_at = CASE WHEN ${reached('read')} THEN COALESCE(read_at, now()) ELSE read_at END,
+        failed_at = CASE WHEN ${status === 'failed'} THEN COALESCE(failed_at, now()) ELSE failed_at END,
+        updated_at = now()
+      WHERE ${targetCondition(target)} AND company_id = ${workspaceId}::uuid AND direction = 'outbound' AND status = ANY(${from}::text[])
+      RETURNING *)
+    SELECT ${MESSAGE_EVENT_COLUMNS}, message.sender_type FROM message
+    JOIN conversations conversation ON conversation.id = message.conversation_id
+    JOIN customers contact ON contact.id = conversation.customer_id`;
+  const row = moved[0];
+  if (!row) return null;
+  const data = eventDataOfRow(row);
+  await recordEvent(tx, { workspaceId, type: 'message.status', data });
   // Only a campaign's messages have recipients to follow them.
-  if (message.sender_type === 'campaign') await followMessages(tx, [message.id]);
-  return recorded;
+  if (row.sender_type === 'campaign') await followMessages(tx, [data.message.id]);
+  return data;
 }
 
 /**

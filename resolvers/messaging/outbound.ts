@@ -3,15 +3,17 @@
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
 // event. The pending message is recorded with a message.created event, so dashboards see it at once. A
 // provider failure leaves the message recorded as failed, never lost.
-import type { Prisma, PrismaClient } from '../../prisma/generated/prisma/client.js';
+import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
 import type { TemplateRequest } from './templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
 import { advanceMessageStatus, type Failure } from './messageStatus.js';
-import { recordMessageEventOf } from './messageEvents.js';
-import { messageEventSelect, type MessageView } from '../shared/views.js';
+import { v7 as uuidv7 } from 'uuid';
+import { eventDataOfRow, MESSAGE_EVENT_COLUMNS } from './messageEvents.js';
+import { recordEvent } from '../shared/outbox.js';
+import type { MessageView } from '../shared/views.js';
 import { sendableTemplate } from './templates.js';
 
 export { templateInput, templateSendInput, type TemplateRequest } from './templateInput.js';
@@ -64,27 +66,28 @@ function storedParameters(template: TemplateRequest) {
   return { header: template.header ?? null, body: template.body ?? null, buttons: template.buttons ?? null };
 }
 
-/** Records the outbound message as pending with its message.created event, in the caller's transaction; returns its id. */
+/** A JSON column's value: SQL NULL when there is none. */
+const jsonValue = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+/** Records the outbound message as pending with its message.created event, in the caller's transaction; returns its id.
+ * The inserted row is read back with its conversation and contact by the insert itself, for the event. */
 export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<string> {
-  const row = await tx.message.create({
-    data: {
-      company_id: send.workspaceId,
-      conversation_id: send.conversationId,
-      direction: 'outbound',
-      body: send.body,
-      type: send.content.type === 'media' ? send.content.media.type : send.content.type,
-      media: send.media as Prisma.InputJsonObject | undefined,
-      status: 'pending',
-      sender_type: send.sender.type,
-      sender_id: send.sender.id,
-      template_name: send.template?.name ?? null,
-      template_language: send.template?.language ?? null,
-      template_parameters: send.template ? storedParameters(send.template) : undefined,
-    },
-    select: messageEventSelect,
-  });
-  await recordMessageEventOf(tx, send.workspaceId, 'message.created', row);
-  return row.id;
+  const type = send.content.type === 'media' ? send.content.media.type : send.content.type;
+  const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
+    WITH message AS (
+      INSERT INTO messages (id, company_id, conversation_id, direction, body, type, media, status, sender_type, sender_id,
+                            template_name, template_language, template_parameters, created_at, updated_at)
+      VALUES (${uuidv7()}::uuid, ${send.workspaceId}::uuid, ${send.conversationId}::uuid, 'outbound', ${send.body}, ${type},
+              ${jsonValue(send.media)}::jsonb, 'pending', ${send.sender.type}, ${send.sender.id},
+              ${send.template?.name ?? null}, ${send.template?.language ?? null},
+              ${jsonValue(send.template ? storedParameters(send.template) : null)}::jsonb, now(), now())
+      RETURNING *)
+    SELECT ${MESSAGE_EVENT_COLUMNS} FROM message
+    JOIN conversations conversation ON conversation.id = message.conversation_id
+    JOIN customers contact ON contact.id = conversation.customer_id`;
+  const data = eventDataOfRow(row!);
+  await recordEvent(tx, { workspaceId: send.workspaceId, type: 'message.created', data });
+  return data.message.id;
 }
 
 function failureRecord(error: unknown): Failure {

@@ -103,7 +103,7 @@ export const conversationViewSelect = {
   updated_at: true,
 } as const;
 
-const contactViewSelect = {
+export const contactViewSelect = {
   id: true,
   company_id: true,
   phone_number: true,
@@ -115,17 +115,3 @@ const contactViewSelect = {
   created_at: true,
   updated_at: true,
 } as const;
-
-/** Selects a message with its conversation and contact in the view shapes. */
-export const messageEventSelect = {
-  ...messageViewSelect,
-  conversation: { select: { ...conversationViewSelect, customer: { select: contactViewSelect } } },
-} as const;
-
-export type MessageEventRow = MessageView & { conversation: ConversationView & { customer: ContactView } };
-
-export function messageEventData(row: MessageEventRow): MessageEventData {
-  const { conversation: conversationRow, ...message } = row;
-  const { customer: contact, ...conversation } = conversationRow;
-  return { message, conversation, contact };
-}
