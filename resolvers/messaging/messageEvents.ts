@@ -2,7 +2,7 @@
 // change, with the one data shape {message, conversation, contact} (resolvers/shared/views.ts). The data is read
 // by SQL that names each part's view columns (MESSAGE_EVENT_COLUMNS), so that a write can return it itself.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import { recordEvent, type EventType } from '../shared/outbox.js';
+import { EVENT_ID_PREFIX, newEvent, recordEvent, type EventType } from '../shared/outbox.js';
 import type { Db } from '../shared/context.js';
 import { contactViewSelect, conversationViewSelect, messageViewSelect, type MessageEventData } from '../shared/views.js';
 
@@ -38,4 +38,42 @@ export function eventDataOfRow(row: Record<string, unknown>): MessageEventData {
   const part = (name: keyof typeof EVENT_PARTS) =>
     Object.fromEntries(Object.keys(EVENT_PARTS[name]).map((column) => [column, row[`${name}.${column}`]]));
   return { message: part('message'), conversation: part('conversation'), contact: part('contact') } as MessageEventData;
+}
+
+/** A timestamp as JSON.stringify writes a Date (the schema's timestamps are the columns named `…_at`). */
+const isoTimestamp = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The text of the event envelope {id, type, created_at, data} that recordEvent would write for the message event
+ * data of the row read with MESSAGE_EVENT_COLUMNS' aliases, built by SQL so that a write records its event in the
+ * same statement: the same JSON (test/workers/messageEventSql.test.ts compares the two).
+ */
+export function messageEventEnvelope(event: { id: string; type: EventType; createdAt: Date }): Prisma.Sql {
+  const parts = Object.entries(EVENT_PARTS).map(([part, select]) => {
+    const fields = Object.keys(select).map((column) => {
+      const value = Prisma.raw(`${part}.${column}`);
+      return Prisma.sql`${column}::text, ${column.endsWith('_at') ? isoTimestamp(value) : value}`;
+    });
+    return Prisma.sql`${part}::text, json_build_object(${Prisma.join(fields)})`;
+  });
+  return Prisma.sql`json_build_object('id', ${EVENT_ID_PREFIX + event.id}::text, 'type', ${event.type}::text,
+    'created_at', ${event.createdAt.toISOString()}::text, 'data', json_build_object(${Prisma.join(parts)}))::text`;
+}
+
+/**
+ * The CTEs that record the event of the rows of a CTE named `message` (rows a write returned): `viewed`, each row
+ * with its conversation and contact as MESSAGE_EVENT_COLUMNS and its envelope, and `recorded`, the event itself.
+ * A write followed by them and `SELECT * FROM viewed` records its event in its own statement, atomically, and
+ * answers rows for eventDataOfRow.
+ */
+export function recordingMessageEvent(workspaceId: string, type: EventType): Prisma.Sql {
+  const event = newEvent();
+  return Prisma.sql`
+    viewed AS (
+      SELECT ${MESSAGE_EVENT_COLUMNS}, ${messageEventEnvelope({ ...event, type })} AS envelope FROM message
+      JOIN conversations conversation ON conversation.id = message.conversation_id
+      JOIN customers contact ON contact.id = conversation.customer_id),
+    recorded AS (
+      INSERT INTO events (id, company_id, type, body, created_at)
+      SELECT ${event.id}::uuid, ${workspaceId}::uuid, ${type}, envelope, ${event.createdAt}::timestamptz FROM viewed)`;
 }

@@ -8,9 +8,8 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES, type StatusUpdate } from '../../adapters/providers/types.js';
 import type { Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
-import { followMessages } from './campaignRecipients.js';
-import { eventDataOfRow, MESSAGE_EVENT_COLUMNS } from './messageEvents.js';
-import { recordEvent } from '../shared/outbox.js';
+import { followingRecipients } from './campaignRecipients.js';
+import { eventDataOfRow, recordingMessageEvent } from './messageEvents.js';
 import type { MessageEventData } from '../shared/views.js';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { adoptReportedIdentities, bsuid } from '../contacts/channels.js';
@@ -53,8 +52,9 @@ async function moveMessage(
   extra: Extra,
 ): Promise<MessageEventData | null> {
   const reached = (step: OutboundStatus) => OUTBOUND_STATUSES.indexOf(status) >= OUTBOUND_STATUSES.indexOf(step) && status !== 'failed';
-  // The moved row is read back with its conversation and contact by the same statement, for the event.
-  const moved = await tx.$queryRaw<(Record<string, unknown> & { sender_type: string | null })[]>`
+  // One statement: the move, the moved row read with its conversation and contact, its message.status event and
+  // the campaign recipient that follows it. Being one statement it is atomic without a transaction of its own.
+  const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
     WITH message AS (
       UPDATE messages SET
         status = ${status},
@@ -68,17 +68,11 @@ async function moveMessage(
         failed_at = CASE WHEN ${status === 'failed'} THEN COALESCE(failed_at, now()) ELSE failed_at END,
         updated_at = now()
       WHERE ${targetCondition(target)} AND company_id = ${workspaceId}::uuid AND direction = 'outbound' AND status = ANY(${from}::text[])
-      RETURNING *)
-    SELECT ${MESSAGE_EVENT_COLUMNS}, message.sender_type FROM message
-    JOIN conversations conversation ON conversation.id = message.conversation_id
-    JOIN customers contact ON contact.id = conversation.customer_id`;
-  const row = moved[0];
-  if (!row) return null;
-  const data = eventDataOfRow(row);
-  await recordEvent(tx, { workspaceId, type: 'message.status', data });
-  // Only a campaign's messages have recipients to follow them.
-  if (row.sender_type === 'campaign') await followMessages(tx, [data.message.id]);
-  return data;
+      RETURNING *),
+    ${recordingMessageEvent(workspaceId, 'message.status')},
+    followed AS (${followingRecipients(Prisma.sql`message`)})
+    SELECT * FROM viewed`;
+  return row ? eventDataOfRow(row) : null;
 }
 
 /**
@@ -127,9 +121,7 @@ export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): P
   const extra = { provider_message_id: input.providerMessageId, ...failure };
   if (!input.recipientBsuid) {
     const target = { providerMessageId: input.providerMessageId, reference: input.reference };
-    const moved = await ctx.prisma.$transaction((tx) =>
-      moveMessage(tx, workspaceId, target, statusesBefore(input.status), input.status, extra),
-    );
+    const moved = await moveMessage(ctx.prisma, workspaceId, target, statusesBefore(input.status), input.status, extra);
     return { applied: moved !== null };
   }
   const recipientBsuid = input.recipientBsuid;

@@ -11,8 +11,7 @@ import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
 import { advanceMessageStatus, type Failure } from './messageStatus.js';
 import { v7 as uuidv7 } from 'uuid';
-import { eventDataOfRow, MESSAGE_EVENT_COLUMNS } from './messageEvents.js';
-import { recordEvent } from '../shared/outbox.js';
+import { eventDataOfRow, recordingMessageEvent } from './messageEvents.js';
 import type { MessageView } from '../shared/views.js';
 import { sendableTemplate } from './templates.js';
 
@@ -69,11 +68,10 @@ function storedParameters(template: TemplateRequest) {
 /** A JSON column's value: SQL NULL when there is none. */
 const jsonValue = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-/** Records the outbound message as pending with its message.created event, in the caller's transaction; returns its id.
- * The inserted row is read back with its conversation and contact by the insert itself, for the event. */
-export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<string> {
+/** Records the outbound message as pending with its message.created event, in one statement; returns its id. */
+export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<string> {
   const type = send.content.type === 'media' ? send.content.media.type : send.content.type;
-  const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
     WITH message AS (
       INSERT INTO messages (id, company_id, conversation_id, direction, body, type, media, status, sender_type, sender_id,
                             template_name, template_language, template_parameters, created_at, updated_at)
@@ -81,13 +79,10 @@ export async function recordPendingMessage(tx: Db, send: OutboundSend): Promise<
               ${jsonValue(send.media)}::jsonb, 'pending', ${send.sender.type}, ${send.sender.id},
               ${send.template?.name ?? null}, ${send.template?.language ?? null},
               ${jsonValue(send.template ? storedParameters(send.template) : null)}::jsonb, now(), now())
-      RETURNING *)
-    SELECT ${MESSAGE_EVENT_COLUMNS} FROM message
-    JOIN conversations conversation ON conversation.id = message.conversation_id
-    JOIN customers contact ON contact.id = conversation.customer_id`;
-  const data = eventDataOfRow(row!);
-  await recordEvent(tx, { workspaceId: send.workspaceId, type: 'message.created', data });
-  return data.message.id;
+      RETURNING *),
+    ${recordingMessageEvent(send.workspaceId, 'message.created')}
+    SELECT * FROM viewed`;
+  return eventDataOfRow(row!).message.id;
 }
 
 function failureRecord(error: unknown): Failure {
@@ -105,12 +100,10 @@ export async function dispatchMessage(prisma: PrismaClient, send: OutboundSend, 
   try {
     ({ providerMessageId } = await send.provider.send({ to: send.to, reference: messageId, content: send.content }));
   } catch (error) {
-    await prisma.$transaction((tx) => advanceMessageStatus(tx, workspaceId, messageId, 'failed', failureRecord(error)));
+    await advanceMessageStatus(prisma, workspaceId, messageId, 'failed', failureRecord(error));
     return { sent: false, error };
   }
   // A status report that arrived first may already have moved the message further; then this is a no-op.
-  const moved = await prisma.$transaction((tx) =>
-    advanceMessageStatus(tx, workspaceId, messageId, 'sent', { provider_message_id: providerMessageId }),
-  );
+  const moved = await advanceMessageStatus(prisma, workspaceId, messageId, 'sent', { provider_message_id: providerMessageId });
   return { sent: true, providerMessageId, message: moved?.message ?? null };
 }

@@ -22,13 +22,19 @@ export const EVENT_ID_PREFIX = 'evt_';
 
 export type EventEnvelope<Data> = { id: string; type: RecordedEventType; created_at: string; data: Data };
 
+/** A new event's id (a UUIDv7 of its time, without the prefix) and time. */
+export function newEvent(): { id: string; createdAt: Date } {
+  const createdAt = new Date();
+  return { id: uuidv7({ msecs: createdAt.getTime() }), createdAt };
+}
+
 export async function recordEvent<Data>(
   db: Db,
   event: { workspaceId: string; type: RecordedEventType; data: Data },
 ): Promise<EventEnvelope<Data>> {
-  const createdAt = new Date();
+  const { id, createdAt } = newEvent();
   const envelope: EventEnvelope<Data> = {
-    id: `${EVENT_ID_PREFIX}${uuidv7({ msecs: createdAt.getTime() })}`,
+    id: `${EVENT_ID_PREFIX}${id}`,
     type: event.type,
     created_at: createdAt.toISOString(),
     data: event.data,
