@@ -6,7 +6,8 @@ import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { columnPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
-import { matchingContactIds } from '../search/contacts.js';
+import { CONTACTS } from '../search/contacts.js';
+import { matchingNewestFirst } from '../search/substringSearch.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
 
@@ -40,7 +41,7 @@ function matching(text: string): Prisma.CustomerWhereInput {
 function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }, query: Query) {
   const { workspaceId } = requireActor(ctx);
   return columnPage('id', 'desc', args, async ({ take }) => {
-    const ids = await matchingContactIds(ctx.prisma, workspaceId, term, args.cursor ?? null, take);
+    const ids = await matchingNewestFirst(ctx.prisma, CONTACTS, workspaceId, term, args.cursor ?? null, take);
     if (ids.length === 0) return [];
     return ctx.prisma.customer.findMany({ ...query, where: { id: { in: ids }, company_id: workspaceId }, orderBy: { id: 'desc' } });
   });

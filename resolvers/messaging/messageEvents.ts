@@ -9,14 +9,16 @@ import { contactViewSelect, conversationViewSelect, messageViewSelect, type Mess
 /** Records the event of a message already written in this transaction, reading it with its conversation and contact. */
 export async function recordMessageEvent(tx: Db, workspaceId: string, type: EventType, messageId: string): Promise<MessageEventData> {
   const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
-    SELECT ${MESSAGE_EVENT_COLUMNS} FROM messages message
-    JOIN conversations conversation ON conversation.id = message.conversation_id
-    JOIN customers contact ON contact.id = conversation.customer_id
-    WHERE message.id = ${messageId}::uuid`;
+    SELECT ${MESSAGE_EVENT_COLUMNS} FROM messages message ${WITH_CONVERSATION_AND_CONTACT} WHERE message.id = ${messageId}::uuid`;
   const data = eventDataOfRow(row!);
   await recordEvent(tx, { workspaceId, type, data });
   return data;
 }
+
+/** Joins the rows named `message` with their conversation and contact, as MESSAGE_EVENT_COLUMNS reads them. */
+const WITH_CONVERSATION_AND_CONTACT = Prisma.sql`
+  JOIN conversations conversation ON conversation.id = message.conversation_id
+  JOIN customers contact ON contact.id = conversation.customer_id`;
 
 /** The event's three parts: the view columns each takes from its table. */
 const EVENT_PARTS = { message: messageViewSelect, conversation: conversationViewSelect, contact: contactViewSelect };
@@ -70,9 +72,8 @@ export function recordingMessageEvent(workspaceId: string, type: EventType): Pri
   const event = newEvent();
   return Prisma.sql`
     viewed AS (
-      SELECT ${MESSAGE_EVENT_COLUMNS}, ${messageEventEnvelope({ ...event, type })} AS envelope FROM message
-      JOIN conversations conversation ON conversation.id = message.conversation_id
-      JOIN customers contact ON contact.id = conversation.customer_id),
+      SELECT ${MESSAGE_EVENT_COLUMNS}, ${messageEventEnvelope({ ...event, type })} AS envelope
+      FROM message ${WITH_CONVERSATION_AND_CONTACT}),
     recorded AS (
       INSERT INTO events (id, company_id, type, body, created_at)
       SELECT ${event.id}::uuid, ${workspaceId}::uuid, ${type}, envelope, ${event.createdAt}::timestamptz FROM viewed)`;

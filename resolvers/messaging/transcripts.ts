@@ -9,7 +9,8 @@ import { notFound } from '../shared/errors.js';
 import { keysetPage, type Page } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
 import { messageDetailSelect, type MessageDetailRow } from '../shared/views.js';
-import { matchingMessageIds } from '../search/messages.js';
+import { MESSAGES } from '../search/messages.js';
+import { matchingNewestFirst } from '../search/substringSearch.js';
 
 export async function getMessage(ctx: Context, input: { id: string }): Promise<MessageDetailRow> {
   const { workspaceId } = requireActor(ctx);
@@ -94,7 +95,7 @@ export async function searchMessages(ctx: Context, input: MessageSearchInput): P
           select: messageDetailSelect,
         })
     : async (take: number) => {
-        const ids = await matchingMessageIds(ctx.prisma, workspaceId, args.q, cursor, take);
+        const ids = await matchingNewestFirst(ctx.prisma, MESSAGES, workspaceId, args.q, cursor, take);
         if (ids.length === 0) return [];
         const where = { id: { in: ids }, company_id: workspaceId };
         return ctx.prisma.message.findMany({ where, orderBy: { id: 'desc' }, select: messageDetailSelect });

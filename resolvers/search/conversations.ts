@@ -6,9 +6,9 @@
 // the contact and message indexes list for it.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Db } from '../shared/context.js';
-import { containsPattern, matchingInOrder, type SearchableList } from './substringSearch.js';
-import { contactCandidates, contactMatches } from './contacts.js';
-import { messageCandidates, messageMatches } from './messages.js';
+import { candidateRows, containsPattern, matchingInOrder, type SearchableList } from './substringSearch.js';
+import { CONTACTS } from './contacts.js';
+import { MESSAGES } from './messages.js';
 
 /** A conversation's place in the order: `at` is its last_message_at, null for one without messages. */
 export type ConversationKey = { at: Date | null; id: string };
@@ -28,36 +28,30 @@ const ORDER = Prisma.sql`last_message_at DESC NULLS LAST, id DESC`;
 
 function conversationList(workspaceId: string, term: string, withMessagesOnly: boolean): SearchableList<ConversationKey> {
   const pattern = containsPattern(term);
-  /** The conversations with a message after `after`, as a condition on the alias `conversation` (false when
+  /** The conversations with a message after `after`, as a condition on the alias `conversation` (null when
    * `after` is past them). */
   const timedAfter = (after: ConversationKey | null) => {
     if (!after) return Prisma.sql`conversation.last_message_at IS NOT NULL`;
     if (!after.at) return null;
     return Prisma.sql`(conversation.last_message_at, conversation.id) < (${after.at}::timestamptz, ${after.id}::uuid)`;
   };
-  /** The same for the conversations without a message. */
+  /** The same for the conversations without a message (null when the walk keeps to those with one). */
   const untimedAfter = (after: ConversationKey | null) => {
     if (withMessagesOnly) return null;
     if (!after || after.at) return Prisma.sql`conversation.last_message_at IS NULL`;
     return Prisma.sql`conversation.last_message_at IS NULL AND conversation.id < ${after.id}::uuid`;
   };
-  const after = (key: ConversationKey | null) => {
-    const parts = [timedAfter(key), untimedAfter(key)].filter((part) => part !== null);
-    return parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`false`;
-  };
+  // Never both null: matchingConversationIds answers a walk that has passed every conversation it keeps to.
+  const parts = (key: ConversationKey | null) => [timedAfter(key), untimedAfter(key)].filter((part) => part !== null);
+  const after = (key: ConversationKey | null) => Prisma.sql`(${Prisma.join(parts(key), ' OR ')})`;
   /** The first `size` conversations after `after`: each part read in its index's order, then merged. */
   const window = (key: ConversationKey | null, size: number) => {
     // Both in the index's own order (NULLS FIRST): ordered by id alone, the planner may walk the primary key instead.
-    const reads = [timedAfter(key), untimedAfter(key)].flatMap((condition) =>
-      condition
-        ? [
-            Prisma.sql`(SELECT id, last_message_at, customer_id FROM conversations conversation
-                       WHERE company_id = ${workspaceId}::uuid AND ${condition} ORDER BY last_message_at DESC, id DESC LIMIT ${size})`,
-          ]
-        : [],
+    const reads = parts(key).map(
+      (condition) =>
+        Prisma.sql`(SELECT id, last_message_at, customer_id FROM conversations conversation
+                    WHERE company_id = ${workspaceId}::uuid AND ${condition} ORDER BY last_message_at DESC, id DESC LIMIT ${size})`,
     );
-    if (!reads.length)
-      return Prisma.sql`SELECT NULL::uuid AS id, NULL::timestamptz AS last_message_at, NULL::uuid AS customer_id WHERE false`;
     return Prisma.sql`SELECT * FROM (${Prisma.join(reads, ' UNION ALL ')}) AS parts ORDER BY ${ORDER} LIMIT ${size}`;
   };
   return {
@@ -67,21 +61,21 @@ function conversationList(workspaceId: string, term: string, withMessagesOnly: b
     // hash of every message of every workspace that contains the term, which the planner otherwise prefers.
     recent: (key, size) => Prisma.sql`
       SELECT conversation.id, conversation.last_message_at,
-        ${contactMatches(contact, pattern)} OR said.found IS NOT NULL AS matched
+        ${CONTACTS.matches(contact, pattern)} OR said.found IS NOT NULL AS matched
       FROM (${window(key, size)}) AS conversation
       JOIN customers contact ON contact.id = conversation.customer_id
       LEFT JOIN LATERAL (
         SELECT true AS found FROM messages message
-        WHERE message.conversation_id = conversation.id AND ${messageMatches(message, pattern)} LIMIT 1) AS said ON true`,
+        WHERE message.conversation_id = conversation.id AND ${MESSAGES.matches(message, pattern)} LIMIT 1) AS said ON true`,
     // The conversations of the contacts and of the messages that the indexes list for the term; each is read
     // once, through the index of its contact or its primary key.
     candidates: (boundary) => Prisma.sql`
       SELECT conversation.id, conversation.last_message_at
-      FROM (${contactCandidates(workspaceId, term)}) AS contact JOIN conversations conversation ON conversation.customer_id = contact.id
+      FROM (${candidateRows(CONTACTS, contact, workspaceId, term)}) AS contact JOIN conversations conversation ON conversation.customer_id = contact.id
       WHERE conversation.company_id = ${workspaceId}::uuid AND ${after(boundary)}
       UNION
       SELECT conversation.id, conversation.last_message_at
-      FROM (SELECT DISTINCT conversation_id FROM (${messageCandidates(workspaceId, term)}) AS message) AS matched
+      FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspaceId, term)}) AS message) AS matched
       JOIN conversations conversation ON conversation.id = matched.conversation_id
       WHERE ${after(boundary)}`,
     order: ORDER,
@@ -97,6 +91,8 @@ export async function matchingConversationIds(
   walk: ConversationWalk,
   take: number,
 ): Promise<string[]> {
+  // A walk kept to conversations with a message, already past them (a cursor into those without), has nothing left.
+  if (walk.withMessagesOnly && walk.after?.at === null) return [];
   const keys = await matchingInOrder(db, conversationList(workspaceId, term, walk.withMessagesOnly), walk.after, take);
   return keys.map((key) => key.id);
 }

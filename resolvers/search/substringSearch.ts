@@ -41,20 +41,27 @@ export function indexedPiece(term: string): string {
 }
 
 /**
- * The rows of `table` (aliased `alias`) in the workspace that contain the term, found through an index: `indexed`
- * says which rows an index lists for the term (given the alias), `matches` which of them contain it. The index's
- * rows are read first (OFFSET 0 keeps the planner from folding the whole-term check into the index lookup).
+ * A table searched by substring. `matches` says whether a row (`row` names the table or an alias) contains a LIKE
+ * pattern; `indexed` is a condition on a row that an index answers, true of every row containing the term (and
+ * perhaps of others, which `matches` then leaves out).
  */
-export function indexedRows(
-  table: Prisma.Sql,
-  alias: Prisma.Sql,
-  workspaceId: string,
-  indexed: Prisma.Sql,
-  matches: Prisma.Sql,
-): Prisma.Sql {
+export type SearchedTable = {
+  table: Prisma.Sql;
+  matches(row: Prisma.Sql, pattern: string): Prisma.Sql;
+  indexed(row: Prisma.Sql, term: string): Prisma.Sql;
+};
+
+/**
+ * The workspace's rows of `searched` that contain the term, found through its index, as a subquery whose rows are
+ * named `alias`. The index's rows are read first (OFFSET 0 keeps the planner from folding the whole-term check
+ * into the index lookup).
+ */
+export function candidateRows(searched: SearchedTable, alias: Prisma.Sql, workspaceId: string, term: string): Prisma.Sql {
   return Prisma.sql`
-    SELECT * FROM (SELECT * FROM ${table} ${alias} WHERE ${indexed} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
-    WHERE ${matches}`;
+    SELECT * FROM (
+      SELECT * FROM ${searched.table} ${alias}
+      WHERE ${searched.indexed(alias, term)} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
+    WHERE ${searched.matches(alias, containsPattern(term))}`;
 }
 
 /** How one list is searched for one term, keyed by `Key`, the columns that order it. */
@@ -118,21 +125,27 @@ export async function matchingInOrder<Key>(db: Db, list: SearchableList<Key>, cu
   return [...keys, ...(await indexedMatches(db, list, boundary, take - keys.length))];
 }
 
-/** A workspace's rows of `table`, newest first by id (ids are UUIDv7): `matches` tells whether a row of the table
- * contains the term, `candidates` (indexedRows) lists the rows that do. */
-export function newestFirstList(
-  table: Prisma.Sql,
+const candidate = Prisma.raw('candidate');
+
+/** Up to `take` ids of the workspace's rows of `searched` that contain `term`, newest first by id (ids are UUIDv7),
+ * older than `cursor` when given. */
+export function matchingNewestFirst(
+  db: Db,
+  searched: SearchedTable,
   workspaceId: string,
-  matches: Prisma.Sql,
-  candidates: Prisma.Sql,
-): SearchableList<string> {
+  term: string,
+  cursor: string | null,
+  take: number,
+): Promise<string[]> {
   const olderThan = (id: string | null) => (id ? Prisma.sql`AND id < ${id}::uuid` : Prisma.empty);
-  return {
+  const list: SearchableList<string> = {
     recent: (after, size) => Prisma.sql`
-      SELECT id, ${matches} AS matched FROM ${table}
+      SELECT id, ${searched.matches(searched.table, containsPattern(term))} AS matched FROM ${searched.table}
       WHERE company_id = ${workspaceId}::uuid ${olderThan(after)} ORDER BY id DESC LIMIT ${size}`,
-    candidates: (boundary) => Prisma.sql`SELECT id FROM (${candidates}) AS candidate WHERE true ${olderThan(boundary)}`,
+    candidates: (boundary) => Prisma.sql`
+      SELECT id FROM (${candidateRows(searched, candidate, workspaceId, term)}) AS found WHERE true ${olderThan(boundary)}`,
     order: Prisma.sql`id DESC`,
     keyOf: (row) => row['id'] as string,
   };
+  return matchingInOrder(db, list, cursor, take);
 }

@@ -197,4 +197,11 @@ describe('conversation search', () => {
     expect(await walk('/api/v1/conversations/search', 'o', 30, 'before', at.toISOString())).toEqual(expected);
     expect(await walk('/api/v1/conversations/search', 'quokka', 30, 'before', at.toISOString())).toEqual(matching('quokka'));
   });
+
+  it('answers nothing, not an error, for a walk kept to conversations with a message that is past all of them', async () => {
+    const untimed = conversations.find((conversation) => conversation.last_message_at === null)!;
+    const page = await getJson(h, `/api/v1/conversations/search?q=o&before=c1.${untimed.id}.-.m`, { key });
+    expect(page.status).toBe(200);
+    expect(page.body).toEqual({ data: [], has_more: false, next_cursor: null });
+  });
 });
