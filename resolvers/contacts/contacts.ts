@@ -5,7 +5,7 @@ import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { columnPage } from '../shared/pagination.js';
-import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
+import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { CONTACTS } from '../search/contacts.js';
 import { matchingNewestFirst } from '../search/substringSearch.js';
 
@@ -21,7 +21,7 @@ const listInput = z.object({
 });
 
 const searchInput = z.object({
-  q: z.string({ message: 'is required' }).trim().min(1, { message: 'must be at least 1 character' }).max(200),
+  q: searchTerm(200),
   limit: limit(DEFAULT_LIMIT),
   cursor: uuid.nullish(),
 });

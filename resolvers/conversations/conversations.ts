@@ -9,7 +9,7 @@ import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { cursorArgument, keysetPage } from '../shared/pagination.js';
-import { idInput, isoDateTime, limit, parseInput, uuid } from '../shared/validation.js';
+import { idInput, isoDateTime, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { type ConversationKey, type ConversationWalk, matchingConversationIds, ZERO_ID } from '../search/conversations.js';
 
 type Query = { select?: Prisma.ConversationSelect; include?: Prisma.ConversationInclude };
@@ -81,7 +81,7 @@ function timedAfter(after: ConversationKey | null): Prisma.ConversationWhereInpu
 }
 
 const searchInput = z.object({
-  q: z.string({ message: 'is required' }).trim().min(1, { message: 'must be at least 1 character' }).max(200),
+  q: searchTerm(200),
   limit: listInput.shape.limit,
   before: listInput.shape.before,
 });

@@ -9,7 +9,7 @@ import { type Context, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { extractText } from './documentText.js';
 import { columnPage } from '../shared/pagination.js';
-import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
+import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 
 type Query = { select?: Prisma.KnowledgeDocumentSelect; include?: Prisma.KnowledgeDocumentInclude };
 
@@ -45,7 +45,7 @@ const uploadInput = z.object({
 });
 const listInput = z.object({ limit: limit(20), cursor: uuid.nullish() });
 const searchInput = z.object({
-  q: z.string({ message: 'is required' }).trim().min(1, { message: 'must be at least 1 character' }).max(500),
+  q: searchTerm(500),
   limit: z
     .number()
     .int()

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { keysetPage, type Page } from '../shared/pagination.js';
-import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
+import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { messageDetailSelect, type MessageDetailRow } from '../shared/views.js';
 import { MESSAGES } from '../search/messages.js';
 import { matchingNewestFirst } from '../search/substringSearch.js';
@@ -62,7 +62,7 @@ export async function listConversationMessages(ctx: Context, input: Conversation
 }
 
 const searchInput = z.object({
-  q: z.string({ message: 'is required' }).trim().min(1, { message: 'must be at least 1 character' }).max(200),
+  q: searchTerm(200),
   conversation_id: uuid.nullish(),
   limit: limit(50),
   cursor: uuid.nullish(),

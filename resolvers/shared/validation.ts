@@ -29,6 +29,16 @@ export function limit(defaultValue: number) {
     .transform((value) => value ?? defaultValue);
 }
 
+/** A search's `q`: required, trimmed, 1 to `maxLength` characters. (A message given to z.string() alone would also
+ * answer a term that is too long, as zod applies it to every issue of the string.) */
+export function searchTerm(maxLength: number) {
+  return z
+    .string({ message: 'is required' })
+    .trim()
+    .min(1, { message: 'must be at least 1 character' })
+    .max(maxLength, { message: `must be at most ${maxLength} characters` });
+}
+
 /** ISO 8601 date-time with a time zone (Z or an offset), as the spec's datetime type. */
 export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
 

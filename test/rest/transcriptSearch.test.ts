@@ -156,6 +156,18 @@ describe('message search', () => {
   });
 });
 
+describe('a search term too long', () => {
+  it.each(['/api/v1/messages/search', '/api/v1/conversations/search', '/api/v1/contacts/search'])(
+    '%s: 400 saying how long it may be',
+    async (path) => {
+      const page = await getJson(h, `${path}?q=${'a'.repeat(201)}`, { key });
+      expect(page.status).toBe(400);
+      expect(page.body.error.code).toBe('VALIDATION_ERROR');
+      expect(page.body.error.details).toEqual({ q: 'must be at most 200 characters' });
+    },
+  );
+});
+
 describe('conversation search', () => {
   const matching = (term: string, from: (conversation: Conversation) => boolean = () => true) => {
     const contactOf = new Map(contacts.map((contact) => [contact.id, contact]));
