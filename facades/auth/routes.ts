@@ -11,7 +11,6 @@ import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../../infra
 import type { SignInLimiter } from '../../infra/limits/signInLimit.js';
 import { executionFailure, failureResponse } from '../core/executionFailure.js';
 import type { Gateway } from '../core/gateway.js';
-import { operation } from '../core/operations.js';
 import type { SessionPartsFragment, SetupRequiredQuery, ViewerQuery } from '../core/operations.generated.js';
 
 export const AUTH_PATH_PREFIX = '/auth/';
@@ -81,11 +80,11 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
   async function session(request: Request, requestId: string): Promise<Response> {
     const state = requestState(request);
     if (!state.actor || !state.csrfToken) {
-      const result = await gateway.execute({ request, document: operation('SetupRequired'), operationName: 'SetupRequired' });
+      const result = await gateway.run(request, 'SetupRequired');
       const setupRequired = (result.data as SetupRequiredQuery | null | undefined)?.setupRequired === true;
       return errorResponse(401, 'UNAUTHORIZED', 'Not signed in', { requestId, details: { setup_required: setupRequired } });
     }
-    const result = await gateway.execute({ request, document: operation('Viewer'), operationName: 'Viewer' });
+    const result = await gateway.run(request, 'Viewer');
     const failure = executionFailure(result);
     if (failure) return failureResponse(failure, requestId);
     const { viewer } = result.data as ViewerQuery;
@@ -107,12 +106,7 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
         });
       }
     }
-    const result = await gateway.execute({
-      request,
-      document: operation(route.operation),
-      operationName: route.operation,
-      variables: body,
-    });
+    const result = await gateway.run(request, route.operation, body);
     const failure = executionFailure(result);
     if (failure) {
       if (counted && failure.code === 'UNAUTHORIZED') await signIn.limiter.failed(account, address);
@@ -126,9 +120,7 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
   async function signOut(request: Request, requestId: string): Promise<Response> {
     const token = sessionTokenOf(request);
     if (token) {
-      const failure = executionFailure(
-        await gateway.execute({ request, document: operation('SignOut'), operationName: 'SignOut', variables: { token } }),
-      );
+      const failure = executionFailure(await gateway.run(request, 'SignOut', { token }));
       if (failure) return failureResponse(failure, requestId);
     }
     return new Response(null, { status: 204, headers: { 'set-cookie': clearedSessionCookie(), 'cache-control': 'no-store' } });

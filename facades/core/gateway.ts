@@ -3,6 +3,7 @@
 // Same technique as @graphql-yoga/plugin-sofa: keep `getEnveloped` from onYogaInit.
 import type { DocumentNode, ExecutionResult } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import { operation } from './operations.js';
 
 type GetEnveloped = (context: Record<string, unknown>) => {
   contextFactory: (extra?: Record<string, unknown>) => unknown;
@@ -17,16 +18,10 @@ type GetEnveloped = (context: Record<string, unknown>) => {
   schema: unknown;
 };
 
-export type OperationRequest = {
-  request: Request;
-  document: DocumentNode;
-  operationName?: string;
-  variables?: Record<string, unknown>;
-};
-
 export type Gateway = {
   plugin: Plugin;
-  execute(operation: OperationRequest): Promise<ExecutionResult>;
+  /** Runs the named operation of facades/operations for the HTTP request that asked for it. */
+  run(request: Request, operationName: string, variables?: Record<string, unknown>): Promise<ExecutionResult>;
 };
 
 export function createGateway(): Gateway {
@@ -37,14 +32,14 @@ export function createGateway(): Gateway {
         getEnveloped = yoga.getEnveloped;
       },
     },
-    async execute({ request, document, operationName, variables }) {
+    async run(request, operationName, variables) {
       if (!getEnveloped) throw new Error('The gateway plugin is not installed in Yoga.');
       const initial: Partial<YogaInitialContext> = { request, params: { query: '', variables, operationName } };
       const enveloped = getEnveloped(initial);
       const contextValue = await enveloped.contextFactory();
       const result = await enveloped.execute({
         schema: enveloped.schema,
-        document,
+        document: operation(operationName),
         contextValue,
         variableValues: variables,
         operationName,

@@ -5,7 +5,7 @@
 // surface shares, and answers the root field's JSON, or an error result holding the spec's error object.
 // It is the SDK's low-level Server, not McpServer: McpServer validates arguments itself and words the
 // failures its own way, while a refused argument here must be the VALIDATION_ERROR every facade gives.
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
@@ -36,7 +36,6 @@ export const ANNOTATIONS: Record<ToolKind, ToolAnnotations> = {
 
 export type PreparedTool = {
   definition: Tool;
-  document: DocumentNode;
   operationName: string;
   /** The names a call may give: the operation's variables. */
   variables: ReadonlySet<string>;
@@ -57,7 +56,6 @@ export function prepareTools(table: readonly FacadeEntry[], schema: GraphQLSchem
         inputSchema: { type: 'object', properties: properties as Record<string, object>, required, additionalProperties: false },
         annotations: ANNOTATIONS[mcp.kind],
       },
-      document: operation.document,
       operationName: name,
       variables: new Set(operation.variables.map((variable) => variable.name)),
       answer: (data) => specForm(operation, data[operation.responseKey]),
@@ -105,7 +103,7 @@ export function createToolServer(tools: Map<string, PreparedTool>, gateway: Gate
     if (unknown.length > 0) {
       return errorResult(domainFailure(invalid(Object.fromEntries(unknown.map((key) => [key, 'is not a known field'])))), requestId);
     }
-    const execution = await gateway.execute({ request, document: tool.document, operationName: tool.operationName, variables });
+    const execution = await gateway.run(request, tool.operationName, variables);
     const failure = executionFailure(execution);
     if (failure) return errorResult(failure, requestId);
     return result(tool.answer(execution.data as Record<string, unknown>));

@@ -2,7 +2,6 @@
 // 200 when the database answers, 503 when it does not; the body is the spec's Health object either way.
 import type { Plugin } from 'graphql-yoga';
 import type { Gateway } from '../core/gateway.js';
-import { operation } from '../core/operations.js';
 import type { HealthQuery } from '../core/operations.generated.js';
 import { Response } from '../../infra/http/fetchApi.js';
 
@@ -10,7 +9,7 @@ export function useHealthRoute(gateway: Gateway): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (url.pathname !== '/health' || request.method !== 'GET') return;
-      const result = await gateway.execute({ request, document: operation('Health'), operationName: 'Health' });
+      const result = await gateway.run(request, 'Health');
       const health = (result.data as HealthQuery | null | undefined)?.health;
       endResponse(
         new Response(JSON.stringify(health), {

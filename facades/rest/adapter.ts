@@ -91,12 +91,7 @@ export function createRestRouter(options: RestRouterOptions) {
     const reading = await readVariables(bound, call.request, call.url);
     if ('failure' in reading) return reading;
     const { operation } = bound;
-    const result = await options.gateway.execute({
-      request: call.request,
-      document: operation.document,
-      operationName: operation.name,
-      variables: reading.variables,
-    });
+    const result = await options.gateway.run(call.request, operation.name, reading.variables);
     const failure = executionFailure(result);
     if (failure) return { failure };
     const value = specForm(operation, (result.data as Record<string, unknown>)[operation.responseKey]);

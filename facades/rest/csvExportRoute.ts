@@ -5,7 +5,6 @@
 // form. A page that fails later can no longer change the status: the connection is cut, so the client sees an
 // incomplete download rather than a short file that looks whole.
 import type { Gateway } from '../core/gateway.js';
-import { operation } from '../core/operations.js';
 import type { CampaignExportQuery } from '../core/operations.generated.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE, type Failure } from '../core/executionFailure.js';
 import { attachment } from './attachment.js';
@@ -26,12 +25,7 @@ export function createCsvExportRoute(gateway: Gateway) {
     }
     const id = match[1]!;
     const read = async (cursor: string | null): Promise<Page | Failure> => {
-      const result = await gateway.execute({
-        request,
-        document: operation('CampaignExport'),
-        operationName: 'CampaignExport',
-        variables: { id, cursor },
-      });
+      const result = await gateway.run(request, 'CampaignExport', { id, cursor });
       return (result.data as CampaignExportQuery | null | undefined)?.campaignExport ?? executionFailure(result) ?? INTERNAL_FAILURE;
     };
     const first = await read(null);

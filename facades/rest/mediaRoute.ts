@@ -5,7 +5,6 @@
 import type { MediaFiles } from '../../infra/media/mediaFiles.js';
 import { errorResponse } from '../../infra/http/errorResponse.js';
 import type { Gateway } from '../core/gateway.js';
-import { operation } from '../core/operations.js';
 import type { MessageMediaFileQuery } from '../core/operations.generated.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE } from '../core/executionFailure.js';
 import { attachment } from './attachment.js';
@@ -22,13 +21,12 @@ export function createMediaRoute(gateway: Gateway, mediaFiles: MediaFiles) {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return methodNotAllowed(request, url.pathname, requestId, 'GET, HEAD');
     }
-    const result = await gateway.execute({
+    const result = await gateway.run(
       request,
-      document: operation('MessageMediaFile'),
-      operationName: 'MessageMediaFile',
+      'MessageMediaFile',
       // Ids are UUIDs, which need no percent-decoding; anything else is refused by the operation as not a UUID.
-      variables: { id: match[1]! },
-    });
+      { id: match[1]! },
+    );
     const file = (result.data as MessageMediaFileQuery | null | undefined)?.messageMediaFile;
     if (!file) return failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestId);
     const headers = {

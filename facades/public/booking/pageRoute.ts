@@ -4,7 +4,6 @@
 // It sits after the edge's rate limit, which counts these requests per client address (infra/http/pipeline.ts).
 import type { Plugin } from 'graphql-yoga';
 import type { Gateway } from '../../core/gateway.js';
-import { operation } from '../../core/operations.js';
 import { executionFailure } from '../../core/executionFailure.js';
 import type { BookingPageGetQuery } from '../../core/operations.generated.js';
 import { CONTENT_SECURITY_POLICY, renderBookingPage, renderProblemPage } from './page.js';
@@ -45,12 +44,7 @@ export function useBookingPage(gateway: Gateway): Plugin {
       if (!match || request.method !== 'GET') return;
       const publicId = decoded(match[1]!);
       if (publicId === null) return endResponse(page(404, renderProblemPage(404)));
-      const result = await gateway.execute({
-        request,
-        document: operation('BookingPageGet'),
-        operationName: 'BookingPageGet',
-        variables: { public_id: publicId },
-      });
+      const result = await gateway.run(request, 'BookingPageGet', { public_id: publicId });
       const booking = (result.data as BookingPageGetQuery | null | undefined)?.bookingPage;
       if (booking) return endResponse(page(200, renderBookingPage(publicId, booking)));
       // Whatever the id's fault (unknown, or not an id at all), a person sees that there is no such page.

@@ -3,7 +3,6 @@
 // CalendarFeed operation through the gateway and renders its answer. Unknown or rotated tokens get 404.
 import type { Plugin } from 'graphql-yoga';
 import type { Gateway } from '../../core/gateway.js';
-import { operation } from '../../core/operations.js';
 import type { CalendarFeedQuery } from '../../core/operations.generated.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE } from '../../core/executionFailure.js';
 import { requestState } from '../../../infra/http/requestState.js';
@@ -26,12 +25,7 @@ export function useCalendarFeedRoute(gateway: Gateway): Plugin {
         return endResponse(
           failureResponse({ status: 404, code: 'NOT_FOUND', message: 'Calendar feed not found' }, requestState(request).requestId),
         );
-      const result = await gateway.execute({
-        request,
-        document: operation('CalendarFeed'),
-        operationName: 'CalendarFeed',
-        variables: { token: match[1] },
-      });
+      const result = await gateway.run(request, 'CalendarFeed', { token: match[1] });
       const feed = (result.data as CalendarFeedQuery | null | undefined)?.calendarFeed;
       if (!feed) return endResponse(failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestState(request).requestId));
       endResponse(

@@ -10,7 +10,6 @@ import { Response } from '../../../infra/http/fetchApi.js';
 import { requestState } from '../../../infra/http/requestState.js';
 import { executionFailure, failureResponse } from '../../core/executionFailure.js';
 import type { Gateway } from '../../core/gateway.js';
-import { operation } from '../../core/operations.js';
 import type { ProviderCallbackChallengeQuery, ProviderCallbackReceiveMutation } from '../../core/operations.generated.js';
 
 /** The callback URL given to the provider is PUBLIC_BASE_URL + this path (app/publicUrls.ts). */
@@ -21,16 +20,11 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 export function useProviderCallback(gateway: Gateway): Plugin {
   async function handshake(request: Request, url: URL, requestId: string): Promise<Response> {
-    const result = await gateway.execute({
-      request,
-      document: operation('ProviderCallbackChallenge'),
-      operationName: 'ProviderCallbackChallenge',
-      variables: {
-        provider: PROVIDER,
-        mode: url.searchParams.get('hub.mode'),
-        verify_token: url.searchParams.get('hub.verify_token'),
-        challenge: url.searchParams.get('hub.challenge'),
-      },
+    const result = await gateway.run(request, 'ProviderCallbackChallenge', {
+      provider: PROVIDER,
+      mode: url.searchParams.get('hub.mode'),
+      verify_token: url.searchParams.get('hub.verify_token'),
+      challenge: url.searchParams.get('hub.challenge'),
     });
     const failure = executionFailure(result);
     if (failure) return failureResponse(failure, requestId);
@@ -44,11 +38,10 @@ export function useProviderCallback(gateway: Gateway): Plugin {
     if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return tooLarge();
     const body = await request.text();
     if (Buffer.byteLength(body) > MAX_BODY_BYTES) return tooLarge();
-    const result = await gateway.execute({
-      request,
-      document: operation('ProviderCallbackReceive'),
-      operationName: 'ProviderCallbackReceive',
-      variables: { provider: PROVIDER, body, signature: request.headers.get('x-hub-signature-256') },
+    const result = await gateway.run(request, 'ProviderCallbackReceive', {
+      provider: PROVIDER,
+      body,
+      signature: request.headers.get('x-hub-signature-256'),
     });
     const failure = executionFailure(result);
     if (failure) return failureResponse(failure, requestId);
