@@ -33,10 +33,12 @@ type Extra = Partial<Failure> & { provider_message_id?: string };
  */
 type MessageTarget = { id: string } | { providerMessageId: string; reference: string | null };
 
-function targetCondition(target: MessageTarget): Prisma.Sql {
-  if ('id' in target) return Prisma.sql`id = ${target.id}::uuid`;
-  if (!target.reference) return Prisma.sql`provider_message_id = ${target.providerMessageId}`;
-  return Prisma.sql`(provider_message_id = ${target.providerMessageId} OR (id = ${target.reference}::uuid AND provider_message_id IS NULL))`;
+/** The condition on the messages table (named `table` in the statement) that picks the target. */
+function targetCondition(target: MessageTarget, table = 'messages'): Prisma.Sql {
+  const column = (name: string) => Prisma.raw(`${table}.${name}`);
+  if ('id' in target) return Prisma.sql`${column('id')} = ${target.id}::uuid`;
+  if (!target.reference) return Prisma.sql`${column('provider_message_id')} = ${target.providerMessageId}`;
+  return Prisma.sql`(${column('provider_message_id')} = ${target.providerMessageId} OR (${column('id')} = ${target.reference}::uuid AND ${column('provider_message_id')} IS NULL))`;
 }
 
 /**
@@ -125,20 +127,15 @@ export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): P
     return { applied: moved !== null };
   }
   const recipientBsuid = input.recipientBsuid;
+  const target = { providerMessageId: input.providerMessageId, reference: input.reference };
   return ctx.prisma.$transaction(async (tx) => {
-    const message = await tx.message.findFirst({
-      where: {
-        company_id: workspaceId,
-        direction: 'outbound',
-        OR: [
-          { provider_message_id: input.providerMessageId },
-          ...(input.reference ? [{ id: input.reference, provider_message_id: null }] : []),
-        ],
-      },
-      select: { id: true, provider_message_id: true, conversation: { select: { customer_id: true, provider: true } } },
-    });
+    // The contact adopts the reported id even when the message has already moved past this status.
+    const [message] = await tx.$queryRaw<{ id: string; customer_id: string; provider: string }[]>`
+      SELECT message.id, conversation.customer_id, conversation.provider
+      FROM messages message JOIN conversations conversation ON conversation.id = message.conversation_id
+      WHERE ${targetCondition(target, 'message')} AND message.company_id = ${workspaceId}::uuid AND message.direction = 'outbound'`;
     if (!message) return { applied: false };
-    const { customer_id, provider } = message.conversation;
+    const { customer_id, provider } = message;
     await adoptReportedIdentities(tx, workspaceId, customer_id, [{ type: 'bsuid', provider, value: recipientBsuid }]);
     const moved = await advanceMessageStatus(tx, workspaceId, message.id, input.status, extra);
     return { applied: moved !== null };
