@@ -49,6 +49,7 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     DATABASE_URL: z.string().url().optional(),
     DATA_DIR: z.string().default('./.data'),
+    DATABASE_PREPARED_STATEMENTS: boolean.default(true),
     EMBEDDED_DB_SHARED_BUFFERS: z
       .string()
       .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'must be a size such as 32MB (kB, MB or GB)')

@@ -17,6 +17,7 @@ import { fromPGlite, fromPgPool, type SqlConnection } from './sql.js';
 import { pgliteListen, poolListen, type Listen } from './notifications.js';
 import { claimOwnership, describeOwner, EmbeddedDatabaseInUse, type LiveOwner, type Ownership } from './ownership.js';
 import { serveWireConnection, type WireConnection } from './pgliteWire.js';
+import { statementNamer } from './preparedStatements.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -44,18 +45,21 @@ export type DatabaseOptions = {
   poolSize?: number;
   /** The embedded database's shared_buffers (PostgreSQL's size syntax); EMBEDDED_DB_SHARED_BUFFERS. */
   sharedBuffers?: string;
+  /** Whether frequent statements run as named prepared statements (infra/db/preparedStatements.ts); default true. */
+  preparedStatements?: boolean;
   /** Told of failures while serving other processes. */
   onServeError?: (error: unknown) => void;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return openPool(new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 }), 'postgres');
+  const prepared = options.preparedStatements ?? true;
+  if (options.url) return openPool(new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 }), 'postgres', prepared);
   if (!options.dataDir) return openPGlite(await createPGlite('memory://', options.sharedBuffers));
   const claim = options.claim ?? { role: `a process (pid ${process.pid})`, throughOwner: true };
   const found = await claimOwnership(options.dataDir, claim.role);
   if (!found.owned) {
     if (!claim.throughOwner) throw new EmbeddedDatabaseInUse(options.dataDir, found);
-    return openThroughOwner(found);
+    return openThroughOwner(found, prepared);
   }
   let pglite: PGlite;
   try {
@@ -78,8 +82,8 @@ function createPGlite(dir: string, sharedBuffers = EMBEDDED_SHARED_BUFFERS): Pro
   });
 }
 
-function openPool(pool: pg.Pool, kind: Database['kind'], socketPath?: string): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+function openPool(pool: pg.Pool, kind: Database['kind'], prepared: boolean, socketPath?: string): Database {
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, prepared ? { statementNameGenerator: statementNamer() } : {}) });
   return {
     prisma,
     sql: fromPgPool(pool),
@@ -96,7 +100,7 @@ function openPool(pool: pg.Pool, kind: Database['kind'], socketPath?: string): D
 
 /** The embedded database through the process that owns it: one connection, as PGlite is one session, kept for the
  * process's life, so that its end means the owner stopped. */
-function openThroughOwner(owner: LiveOwner): Database {
+function openThroughOwner(owner: LiveOwner, prepared: boolean): Database {
   let closing = false;
   let lost = false;
   const pool = new pg.Pool({
@@ -118,7 +122,7 @@ function openThroughOwner(owner: LiveOwner): Database {
   });
   // An owner that stops also ends the idle connection; the next query reports it, so this must not crash first.
   pool.on('error', () => {});
-  const db = openPool(pool, 'pglite', owner.socketPath);
+  const db = openPool(pool, 'pglite', prepared, owner.socketPath);
   return {
     ...db,
     owner: { description: describeOwner(owner), lost: () => lost },

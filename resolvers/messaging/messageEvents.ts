@@ -43,7 +43,20 @@ export function eventDataOfRow(row: Record<string, unknown>): MessageEventData {
 }
 
 /** A timestamp as JSON.stringify writes a Date (the schema's timestamps are the columns named `…_at`). */
-const isoTimestamp = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoTimestamp = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The event data's JSON object, built by SQL from the columns of its three parts; the same for every event. */
+const EVENT_DATA_JSON = Prisma.raw(
+  `json_build_object(${Object.entries(EVENT_PARTS)
+    .map(([part, select]) => {
+      const fields = Object.keys(select).map((column) => {
+        const value = `${part}.${column}`;
+        return `'${column}', ${column.endsWith('_at') ? isoTimestamp(value) : value}`;
+      });
+      return `'${part}', json_build_object(${fields.join(', ')})`;
+    })
+    .join(', ')})`,
+);
 
 /**
  * The text of the event envelope {id, type, created_at, data} that recordEvent would write for the message event
@@ -51,15 +64,8 @@ const isoTimestamp = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIM
  * same statement: the same JSON (test/workers/messageEventSql.test.ts compares the two).
  */
 export function messageEventEnvelope(event: { id: string; type: EventType; createdAt: Date }): Prisma.Sql {
-  const parts = Object.entries(EVENT_PARTS).map(([part, select]) => {
-    const fields = Object.keys(select).map((column) => {
-      const value = Prisma.raw(`${part}.${column}`);
-      return Prisma.sql`${column}::text, ${column.endsWith('_at') ? isoTimestamp(value) : value}`;
-    });
-    return Prisma.sql`${part}::text, json_build_object(${Prisma.join(fields)})`;
-  });
   return Prisma.sql`json_build_object('id', ${EVENT_ID_PREFIX + event.id}::text, 'type', ${event.type}::text,
-    'created_at', ${event.createdAt.toISOString()}::text, 'data', json_build_object(${Prisma.join(parts)}))::text`;
+    'created_at', ${event.createdAt.toISOString()}::text, 'data', ${EVENT_DATA_JSON})::text`;
 }
 
 /**
