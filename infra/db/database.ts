@@ -45,21 +45,24 @@ export type DatabaseOptions = {
   poolSize?: number;
   /** The embedded database's shared_buffers (PostgreSQL's size syntax); EMBEDDED_DB_SHARED_BUFFERS. */
   sharedBuffers?: string;
-  /** Whether frequent statements run as named prepared statements (infra/db/preparedStatements.ts); default true. */
+  /** On a PostgreSQL server: whether frequent statements run as named prepared statements
+   * (infra/db/preparedStatements.ts); default true. */
   preparedStatements?: boolean;
   /** Told of failures while serving other processes. */
   onServeError?: (error: unknown) => void;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const prepared = options.preparedStatements ?? true;
-  if (options.url) return openPool(new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 }), 'postgres', prepared);
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    return openPool(pool, 'postgres', options.preparedStatements ?? true);
+  }
   if (!options.dataDir) return openPGlite(await createPGlite('memory://', options.sharedBuffers));
   const claim = options.claim ?? { role: `a process (pid ${process.pid})`, throughOwner: true };
   const found = await claimOwnership(options.dataDir, claim.role);
   if (!found.owned) {
     if (!claim.throughOwner) throw new EmbeddedDatabaseInUse(options.dataDir, found);
-    return openThroughOwner(found, prepared);
+    return openThroughOwner(found);
   }
   let pglite: PGlite;
   try {
@@ -100,7 +103,7 @@ function openPool(pool: pg.Pool, kind: Database['kind'], prepared: boolean, sock
 
 /** The embedded database through the process that owns it: one connection, as PGlite is one session, kept for the
  * process's life, so that its end means the owner stopped. */
-function openThroughOwner(owner: LiveOwner, prepared: boolean): Database {
+function openThroughOwner(owner: LiveOwner): Database {
   let closing = false;
   let lost = false;
   const pool = new pg.Pool({
@@ -122,7 +125,9 @@ function openThroughOwner(owner: LiveOwner, prepared: boolean): Database {
   });
   // An owner that stops also ends the idle connection; the next query reports it, so this must not crash first.
   pool.on('error', () => {});
-  const db = openPool(pool, 'pglite', prepared, owner.socketPath);
+  // PGlite is one session that its clients take turns on: a statement one client named would still be there, under
+  // the same name, for the next client, so statements run unnamed.
+  const db = openPool(pool, 'pglite', false, owner.socketPath);
   return {
     ...db,
     owner: { description: describeOwner(owner), lost: () => lost },

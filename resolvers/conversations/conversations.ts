@@ -74,10 +74,14 @@ export async function listConversations(ctx: Context, input: z.input<typeof list
 /** The order of the conversations index, (company_id, last_message_at DESC, id DESC), whose nulls come first. */
 const INDEX_ORDER: Prisma.ConversationOrderByWithRelationInput[] = [{ last_message_at: 'desc' }, { id: 'desc' }];
 
-/** The conversations with a message after `after` (a key with a last_message_at, or the start), as a Prisma filter. */
+/**
+ * The conversations with a message after `after` (a key with a last_message_at, or the start), as a Prisma filter.
+ * `last_message_at <= at` bounds the index range the walk starts from; the OR alone was only a filter, so a page
+ * deep in the list read every conversation before it (783 ms at 500,000).
+ */
 function timedAfter(after: ConversationKey | null): Prisma.ConversationWhereInput {
   if (!after?.at) return { last_message_at: { not: null } };
-  return { OR: [{ last_message_at: { lt: after.at } }, { last_message_at: after.at, id: { lt: after.id } }] };
+  return { last_message_at: { lte: after.at }, OR: [{ last_message_at: { lt: after.at } }, { id: { lt: after.id } }] };
 }
 
 const searchInput = z.object({

@@ -4,7 +4,7 @@
 // already returned: a reader that continues after the last event it saw never misses one and never sees one
 // twice, however transactions overlap, on one instance or many. Live updates (hub.ts) read the same way.
 // The feed carries the subscribable event types; webhook.test pings, sent to one subscription, are not in it.
-import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../../prisma/generated/prisma/client.js';
 import { DomainError } from '../shared/errors.js';
 import { EVENT_ID_PREFIX } from '../shared/outbox.js';
 import type { FeedEvent, FeedPosition } from '../shared/liveEvents.js';
@@ -28,12 +28,14 @@ export async function readEvents(
   take: number,
   types: readonly string[] | null = null,
 ): Promise<FeedEvent[]> {
+  // Each optional condition is in the statement only when given: a statement's plan may be kept and reused
+  // (infra/db/preparedStatements.ts), and a plan made for "$1 IS NULL OR …" could not bound the index range.
   const rows = await prisma.$queryRaw<EventRow[]>`
     SELECT id::text AS id, body, tx_id::text AS tx_id FROM events
     WHERE company_id = ${workspaceId}::uuid
       AND tx_id < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint
-      AND (${after?.txId ?? null}::bigint IS NULL OR (tx_id, id) > (${after?.txId ?? null}::bigint, ${after?.id ?? null}::uuid))
-      AND (${types}::text[] IS NULL OR type = ANY(${types}::text[]))
+      ${after ? Prisma.sql`AND (tx_id, id) > (${after.txId}::bigint, ${after.id}::uuid)` : Prisma.empty}
+      ${types ? Prisma.sql`AND type = ANY(${types}::text[])` : Prisma.empty}
     ORDER BY tx_id, id
     LIMIT ${take}`;
   return rows.map(feedEvent);

@@ -1,6 +1,7 @@
 // Records message.created, message.received and message.status in the outbox, inside the transaction of the
-// change, with the one data shape {message, conversation, contact} (resolvers/shared/views.ts). The data is read
-// by SQL that names each part's view columns (MESSAGE_EVENT_COLUMNS), so that a write can return it itself.
+// change, with the one data shape {message, conversation, contact} (resolvers/shared/views.ts). A write of a message
+// records its event in its own statement, the envelope built by SQL from each part's view columns
+// (recordingMessageEvent); a message written otherwise is read back with those columns (recordMessageEvent).
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { EVENT_ID_PREFIX, newEvent, recordEvent, type EventType } from '../shared/outbox.js';
 import type { Db } from '../shared/context.js';
@@ -24,16 +25,18 @@ const WITH_CONVERSATION_AND_CONTACT = Prisma.sql`
 const EVENT_PARTS = { message: messageViewSelect, conversation: conversationViewSelect, contact: contactViewSelect };
 
 /**
- * The columns of a message's event data, for a statement that reads `message` (a table alias, or a CTE of
- * changed rows) joined with its conversation as `conversation` and its contact as `contact`: each part's view
- * columns as "part.column", read back by eventDataOfRow. A write that returns its rows this way records its event
- * without reading the message again.
+ * The columns of a message's event data, for a statement that reads `message` joined with its conversation as
+ * `conversation` and its contact as `contact`: each part's view columns as "part.column", read back by
+ * eventDataOfRow.
  */
 export const MESSAGE_EVENT_COLUMNS = Prisma.raw(
   Object.entries(EVENT_PARTS)
     .flatMap(([part, select]) => Object.keys(select).map((column) => `${part}.${column} AS "${part}.${column}"`))
     .join(', '),
 );
+
+/** The message's view columns of the rows of `viewed` (recordingMessageEvent): what a write answers of what it wrote. */
+export const VIEWED_MESSAGE = Prisma.raw(Object.keys(messageViewSelect).join(', '));
 
 /** The event data of a row read with MESSAGE_EVENT_COLUMNS. */
 export function eventDataOfRow(row: Record<string, unknown>): MessageEventData {
@@ -70,15 +73,15 @@ export function messageEventEnvelope(event: { id: string; type: EventType; creat
 
 /**
  * The CTEs that record the event of the rows of a CTE named `message` (rows a write returned): `viewed`, each row
- * with its conversation and contact as MESSAGE_EVENT_COLUMNS and its envelope, and `recorded`, the event itself.
- * A write followed by them and `SELECT * FROM viewed` records its event in its own statement, atomically, and
- * answers rows for eventDataOfRow.
+ * with its event's envelope (built from its conversation and contact), and `recorded`, the event itself.
+ * A write followed by them and a SELECT from `viewed` (VIEWED_MESSAGE: the message's view) records its event in its
+ * own statement, atomically.
  */
 export function recordingMessageEvent(workspaceId: string, type: EventType): Prisma.Sql {
   const event = newEvent();
   return Prisma.sql`
     viewed AS (
-      SELECT ${MESSAGE_EVENT_COLUMNS}, ${messageEventEnvelope({ ...event, type })} AS envelope
+      SELECT message.*, ${messageEventEnvelope({ ...event, type })} AS envelope
       FROM message ${WITH_CONVERSATION_AND_CONTACT}),
     recorded AS (
       INSERT INTO events (id, company_id, type, body, created_at)

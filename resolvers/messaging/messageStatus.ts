@@ -9,8 +9,8 @@ import { DELIVERY_STATUSES, type StatusUpdate } from '../../adapters/providers/t
 import type { Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { followingRecipients } from './campaignRecipients.js';
-import { eventDataOfRow, recordingMessageEvent } from './messageEvents.js';
-import type { MessageEventData } from '../shared/views.js';
+import { recordingMessageEvent, VIEWED_MESSAGE } from './messageEvents.js';
+import type { MessageView } from '../shared/views.js';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { adoptReportedIdentities, bsuid } from '../contacts/channels.js';
 import { parseInput, uuid } from '../shared/validation.js';
@@ -52,11 +52,11 @@ async function moveMessage(
   from: OutboundStatus[],
   status: OutboundStatus,
   extra: Extra,
-): Promise<MessageEventData | null> {
+): Promise<MessageView | null> {
   const reached = (step: OutboundStatus) => OUTBOUND_STATUSES.indexOf(status) >= OUTBOUND_STATUSES.indexOf(step) && status !== 'failed';
   // One statement: the move, the moved row read with its conversation and contact, its message.status event and
   // the campaign recipient that follows it. Being one statement it is atomic without a transaction of its own.
-  const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
+  const [moved] = await tx.$queryRaw<MessageView[]>`
     WITH message AS (
       UPDATE messages SET
         status = ${status},
@@ -73,13 +73,13 @@ async function moveMessage(
       RETURNING *),
     ${recordingMessageEvent(workspaceId, 'message.status')},
     followed AS (${followingRecipients(Prisma.sql`message`)})
-    SELECT * FROM viewed`;
-  return row ? eventDataOfRow(row) : null;
+    SELECT ${VIEWED_MESSAGE} FROM viewed`;
+  return moved ?? null;
 }
 
 /**
  * Moves an outbound message forward to `status` and records message.status, in the caller's transaction, and
- * returns what the event recorded; does nothing (and returns null) when the message is already there or further.
+ * returns the message as moved; does nothing (and returns null) when the message is already there or further.
  */
 export function advanceMessageStatus(
   tx: Db,
@@ -87,7 +87,7 @@ export function advanceMessageStatus(
   messageId: string,
   status: OutboundStatus,
   extra: Extra = {},
-): Promise<MessageEventData | null> {
+): Promise<MessageView | null> {
   return moveMessage(tx, workspaceId, { id: messageId }, statusesBefore(status), status, extra);
 }
 

@@ -11,7 +11,7 @@ import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
 import { advanceMessageStatus, type Failure } from './messageStatus.js';
 import { v7 as uuidv7 } from 'uuid';
-import { eventDataOfRow, recordingMessageEvent } from './messageEvents.js';
+import { recordingMessageEvent } from './messageEvents.js';
 import type { MessageView } from '../shared/views.js';
 import { sendableTemplate } from './templates.js';
 
@@ -71,7 +71,7 @@ const jsonValue = (value: unknown) => (value === undefined || value === null ? n
 /** Records the outbound message as pending with its message.created event, in one statement; returns its id. */
 export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<string> {
   const type = send.content.type === 'media' ? send.content.media.type : send.content.type;
-  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
+  const [recorded] = await db.$queryRaw<{ id: string }[]>`
     WITH message AS (
       INSERT INTO messages (id, company_id, conversation_id, direction, body, type, media, status, sender_type, sender_id,
                             template_name, template_language, template_parameters, created_at, updated_at)
@@ -81,8 +81,8 @@ export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<
               ${jsonValue(send.template ? storedParameters(send.template) : null)}::jsonb, now(), now())
       RETURNING *),
     ${recordingMessageEvent(send.workspaceId, 'message.created')}
-    SELECT * FROM viewed`;
-  return eventDataOfRow(row!).message.id;
+    SELECT id FROM viewed`;
+  return recorded!.id;
 }
 
 function failureRecord(error: unknown): Failure {
@@ -105,5 +105,5 @@ export async function dispatchMessage(prisma: PrismaClient, send: OutboundSend, 
   }
   // A status report that arrived first may already have moved the message further; then this is a no-op.
   const moved = await advanceMessageStatus(prisma, workspaceId, messageId, 'sent', { provider_message_id: providerMessageId });
-  return { sent: true, providerMessageId, message: moved?.message ?? null };
+  return { sent: true, providerMessageId, message: moved };
 }

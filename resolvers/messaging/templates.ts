@@ -26,10 +26,9 @@ const listInput = z.object({
     .nullish(),
 });
 
-export async function providerTemplates(provider: MessagingProvider): Promise<Template[]> {
+async function providerTemplates(provider: MessagingProvider): Promise<readonly Template[]> {
   try {
-    const templates = await provider.listTemplates();
-    return [...templates].sort((a, b) => a.name.localeCompare(b.name) || a.language.localeCompare(b.language));
+    return await provider.listTemplates();
   } catch (error) {
     throw providerFailure(error);
   }
@@ -39,7 +38,9 @@ export async function providerTemplates(provider: MessagingProvider): Promise<Te
 export async function listTemplates(ctx: Context, raw: z.input<typeof listInput>) {
   const input = parseInput(listInput, raw);
   const integration = await connectedIntegration(ctx, input.provider);
-  const all = await providerTemplates(ctx.messaging.for(providerIntegration(ctx.secrets, integration)));
+  const all = [...(await providerTemplates(ctx.messaging.for(providerIntegration(ctx.secrets, integration))))].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.language.localeCompare(b.language),
+  );
   const templates = input.status ? all.filter((template) => template.status === input.status) : all;
   return { templates, total: templates.length };
 }
