@@ -18,6 +18,7 @@ import { pgliteListen, poolListen, type Listen } from './notifications.js';
 import { claimOwnership, describeOwner, EmbeddedDatabaseInUse, type LiveOwner, type Ownership } from './ownership.js';
 import { serveWireConnection, type WireConnection } from './pgliteWire.js';
 import { statementNamer } from './preparedStatements.js';
+import { migrate } from './migrate.js';
 
 export type Database = {
   prisma: PrismaClient;
@@ -50,6 +51,8 @@ export type DatabaseOptions = {
   preparedStatements?: boolean;
   /** Told of failures while serving other processes. */
   onServeError?: (error: unknown) => void;
+  /** The embedded database in memory starts as this copy of one (embeddedSnapshot) instead of a new one. */
+  snapshot?: Blob;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -57,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     return openPool(pool, 'postgres', options.preparedStatements ?? true);
   }
-  if (!options.dataDir) return openPGlite(await createPGlite('memory://', options.sharedBuffers));
+  if (!options.dataDir) return openPGlite(await createPGlite('memory://', options.sharedBuffers, options.snapshot));
   const claim = options.claim ?? { role: `a process (pid ${process.pid})`, throughOwner: true };
   const found = await claimOwnership(options.dataDir, claim.role);
   if (!found.owned) {
@@ -78,11 +81,26 @@ function embeddedDatabaseDir(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
-function createPGlite(dir: string, sharedBuffers = EMBEDDED_SHARED_BUFFERS): Promise<PGlite> {
+function createPGlite(dir: string, sharedBuffers = EMBEDDED_SHARED_BUFFERS, snapshot?: Blob): Promise<PGlite> {
   return PGlite.create(dir, {
     extensions: { pg_trgm, btree_gist },
+    ...(snapshot ? { loadDataDir: snapshot } : {}),
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
   });
+}
+
+/**
+ * A copy of a new embedded database in memory, migrated: each test file starts from it (openDatabase's `snapshot`),
+ * which loads in about a third of the time a new database takes to initialise.
+ */
+export async function embeddedSnapshot(): Promise<Blob> {
+  const pglite = await createPGlite('memory://');
+  try {
+    await migrate(fromPGlite(pglite));
+    return await pglite.dumpDataDir('none');
+  } finally {
+    await pglite.close();
+  }
 }
 
 function openPool(pool: pg.Pool, kind: Database['kind'], prepared: boolean, socketPath?: string): Database {

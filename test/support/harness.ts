@@ -1,8 +1,9 @@
 // The service as its users see it, for tests: the real app (yoga.fetch, no port) on a test database,
 // plus helpers to create workspaces and keys the way the CLI does.
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from '../../infra/db/database.js';
@@ -43,10 +44,22 @@ export type Harness = {
 
 export type GraphQLErrorJson = { message: string; path?: string[]; extensions: Record<string, unknown> & { code?: string } };
 
+/** The migrated embedded database that globalSetup kept, read once per test process. */
+let snapshot: Promise<Blob> | undefined;
+function embeddedSnapshotCopy(): Promise<Blob> {
+  const path = inject('embeddedSnapshotPath');
+  if (!path) throw new Error('globalSetup kept no embedded database to start from');
+  snapshot ??= readFile(path).then((bytes) => new Blob([bytes]));
+  return snapshot;
+}
+
+/** The server database named by TEST_DATABASE_URL, or else a new embedded database in memory, migrated. */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env['TEST_DATABASE_URL'];
-  const db = await openDatabase(url ? { url, poolSize: 4 } : {});
-  if (!url) await migrate(db.sql);
+  if (url) return openDatabase({ url, poolSize: 4 });
+  const db = await openDatabase({ snapshot: await embeddedSnapshotCopy() });
+  // Applies what the copy lacks, if anything: none when it was taken in this run.
+  await migrate(db.sql);
   return db;
 }
 
