@@ -11,6 +11,7 @@ import type { Services } from '../resolvers/shared/context.js';
 import type { TargetGuard } from '../infra/net/targetGuard.js';
 import { integrationContext } from '../resolvers/messaging/integrations.js';
 import { applyStatusUpdate } from '../resolvers/messaging/messageStatus.js';
+import { createStatusMoves } from '../resolvers/messaging/statusMoves.js';
 import { createPublicUrls } from './publicUrls.js';
 import { createEventHub, type Listen } from '../resolvers/events/hub.js';
 import { createMediaFiles, type MediaFilesOptions } from '../infra/media/mediaFiles.js';
@@ -49,6 +50,7 @@ export function createServices(options: ServiceOptions): Services {
     webhookTargets: options.webhookTargets,
     publicUrls: createPublicUrls(options.publicBaseUrl),
     mediaFiles: createMediaFiles(options.media),
+    statusMoves: createStatusMoves(options.prisma),
     events: createEventHub({
       prisma: options.prisma,
       listen: options.listen,

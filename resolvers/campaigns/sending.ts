@@ -7,7 +7,7 @@
 // lease it fails as SEND_OUTCOME_UNKNOWN, unless its message meanwhile got an outcome, which it then takes.
 import type { Campaign, PrismaClient } from '../../prisma/generated/prisma/client.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
-import type { Db } from '../shared/context.js';
+import type { Db, Services } from '../shared/context.js';
 import { DomainError } from '../shared/errors.js';
 import { followMessages } from '../messaging/campaignRecipients.js';
 import { RECIPIENT_ERRORS, UNFINISHED_RECIPIENT_STATUSES } from './rules.js';
@@ -80,7 +80,7 @@ type Claim = Exclude<SendStep, { kind: 'sent' }> | { kind: 'claimed'; send: Outb
  * campaign's integration, or a new one.
  */
 export async function sendNextRecipient(
-  prisma: PrismaClient,
+  { prisma, statusMoves }: Pick<Services, 'prisma' | 'statusMoves'>,
   campaign: LeasedCampaign,
   sender: CampaignSender,
   times: { now: Date; leaseUntil: Date },
@@ -116,7 +116,7 @@ export async function sendNextRecipient(
     return { kind: 'claimed', send, messageId };
   });
   if (claim.kind !== 'claimed') return claim;
-  return { kind: 'sent', outcome: await dispatchMessage(prisma, claim.send, claim.messageId) };
+  return { kind: 'sent', outcome: await dispatchMessage(statusMoves, claim.send, claim.messageId) };
 }
 
 /** Pauses the campaign with the reason, if it is still this runner's and scheduled or running. */

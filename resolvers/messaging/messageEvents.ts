@@ -46,7 +46,8 @@ export function eventDataOfRow(row: Record<string, unknown>): MessageEventData {
 }
 
 /** A timestamp as JSON.stringify writes a Date (the schema's timestamps are the columns named `…_at`). */
-const isoTimestamp = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const ISO_TIMESTAMP = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+const isoTimestamp = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', ${ISO_TIMESTAMP})`;
 
 /** The event data's JSON object, built by SQL from the columns of its three parts; the same for every event. */
 const EVENT_DATA_JSON = Prisma.raw(
@@ -61,29 +62,40 @@ const EVENT_DATA_JSON = Prisma.raw(
     .join(', ')})`,
 );
 
+/** The id and time of the event a row of `message` records, as SQL: one new event's values, or columns of the row. */
+export type EventOfRow = { id: Prisma.Sql; createdAt: Prisma.Sql };
+
+/** One new event, for a statement that writes one message. */
+export function oneNewEvent(): EventOfRow {
+  const event = newEvent();
+  return { id: Prisma.sql`${event.id}::uuid`, createdAt: Prisma.sql`${event.createdAt}::timestamptz` };
+}
+
+/** Each row's own event, from the `event_id` and `event_at` columns of a statement that writes several messages. */
+export const EVENT_OF_EACH_ROW: EventOfRow = { id: Prisma.sql`message.event_id`, createdAt: Prisma.sql`message.event_at` };
+
 /**
  * The text of the event envelope {id, type, created_at, data} that recordEvent would write for the message event
  * data of the row read with MESSAGE_EVENT_COLUMNS' aliases, built by SQL so that a write records its event in the
  * same statement: the same JSON (test/workers/messageEventSql.test.ts compares the two).
  */
-export function messageEventEnvelope(event: { id: string; type: EventType; createdAt: Date }): Prisma.Sql {
-  return Prisma.sql`json_build_object('id', ${EVENT_ID_PREFIX + event.id}::text, 'type', ${event.type}::text,
-    'created_at', ${event.createdAt.toISOString()}::text, 'data', ${EVENT_DATA_JSON})::text`;
+export function messageEventEnvelope(type: EventType, event: EventOfRow): Prisma.Sql {
+  return Prisma.sql`json_build_object('id', ${EVENT_ID_PREFIX}::text || (${event.id})::text, 'type', ${type}::text,
+    'created_at', to_char((${event.createdAt}) AT TIME ZONE 'UTC', ${Prisma.raw(ISO_TIMESTAMP)}), 'data', ${EVENT_DATA_JSON})::text`;
 }
 
 /**
- * The CTEs that record the event of the rows of a CTE named `message` (rows a write returned): `viewed`, each row
- * with its event's envelope (built from its conversation and contact), and `recorded`, the event itself.
- * A write followed by them and a SELECT from `viewed` (VIEWED_MESSAGE: the message's view) records its event in its
- * own statement, atomically.
+ * The CTEs that record the events of the rows of a CTE named `message` (rows a write returned): `viewed`, each row
+ * with its event's envelope (built from its conversation and contact), and `recorded`, the events themselves.
+ * A write followed by them and a SELECT from `viewed` (VIEWED_MESSAGE: the message's view) records its events in its
+ * own statement, atomically. A statement that writes several messages gives each row its own event (EVENT_OF_EACH_ROW).
  */
-export function recordingMessageEvent(workspaceId: string, type: EventType): Prisma.Sql {
-  const event = newEvent();
+export function recordingMessageEvent(workspaceId: string, type: EventType, event: EventOfRow = oneNewEvent()): Prisma.Sql {
   return Prisma.sql`
     viewed AS (
-      SELECT message.*, ${messageEventEnvelope({ ...event, type })} AS envelope
+      SELECT message.*, ${messageEventEnvelope(type, event)} AS envelope
       FROM message ${WITH_CONVERSATION_AND_CONTACT}),
     recorded AS (
       INSERT INTO events (id, company_id, type, body, created_at)
-      SELECT ${event.id}::uuid, ${workspaceId}::uuid, ${type}, envelope, ${event.createdAt}::timestamptz FROM viewed)`;
+      SELECT ${event.id}, ${workspaceId}::uuid, ${type}, envelope, ${event.createdAt} FROM viewed message)`;
 }

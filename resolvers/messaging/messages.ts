@@ -155,7 +155,7 @@ async function mediaMessage(provider: MessagingProvider, media: MediaSendInput):
 
 async function deliver(ctx: Context, send: OutboundSend): Promise<MessageSendResult> {
   const id = await recordPendingMessage(ctx.prisma, send);
-  const outcome = await dispatchMessage(ctx.prisma, send, id);
+  const outcome = await dispatchMessage(ctx.statusMoves, send, id);
   if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
   const message = outcome.message ?? (await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect }));
   return { message };

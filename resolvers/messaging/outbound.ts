@@ -3,13 +3,13 @@
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
 // event. The pending message is recorded with a message.created event, so dashboards see it at once. A
 // provider failure leaves the message recorded as failed, never lost.
-import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
 import type { TemplateRequest } from './templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
-import { advanceMessageStatus, type Failure } from './messageStatus.js';
+import { forwardMove } from './messageStatus.js';
+import type { Failure, StatusMoves } from '../shared/statusMoves.js';
 import { v7 as uuidv7 } from 'uuid';
 import { recordingMessageEvent } from './messageEvents.js';
 import type { MessageView } from '../shared/views.js';
@@ -94,16 +94,16 @@ function failureRecord(error: unknown): Failure {
 export type DispatchOutcome = { sent: true; providerMessageId: string; message: MessageView | null } | { sent: false; error: unknown };
 
 /** Hands a recorded pending message to the provider (outside any transaction) and records the outcome. */
-export async function dispatchMessage(prisma: PrismaClient, send: OutboundSend, messageId: string): Promise<DispatchOutcome> {
+export async function dispatchMessage(statusMoves: StatusMoves, send: OutboundSend, messageId: string): Promise<DispatchOutcome> {
   const { workspaceId } = send;
   let providerMessageId: string;
   try {
     ({ providerMessageId } = await send.provider.send({ to: send.to, reference: messageId, content: send.content }));
   } catch (error) {
-    await advanceMessageStatus(prisma, workspaceId, messageId, 'failed', failureRecord(error));
+    await statusMoves.move(workspaceId, forwardMove(messageId, 'failed', failureRecord(error)));
     return { sent: false, error };
   }
   // A status report that arrived first may already have moved the message further; then this is a no-op.
-  const moved = await advanceMessageStatus(prisma, workspaceId, messageId, 'sent', { provider_message_id: providerMessageId });
+  const moved = await statusMoves.move(workspaceId, forwardMove(messageId, 'sent', { provider_message_id: providerMessageId }));
   return { sent: true, providerMessageId, message: moved };
 }

@@ -8,6 +8,7 @@ import type { Actor } from '../../infra/auth/actor.js';
 import type { ProviderName } from '../../adapters/providers/types.js';
 import { DomainError } from './errors.js';
 import type { EventHub } from './liveEvents.js';
+import type { StatusMoves } from './statusMoves.js';
 
 export type { Actor };
 
@@ -42,6 +43,8 @@ export type Services = {
   events: EventHub;
   /** Media files fetched from the provider, verified and kept by content (infra/media/mediaFiles.ts). */
   mediaFiles: MediaFiles;
+  /** Delivery reports' status moves, applied together when they arrive together (resolvers/messaging/statusMoves.ts). */
+  statusMoves: StatusMoves;
 };
 
 export type Context = Services & {

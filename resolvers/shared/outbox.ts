@@ -22,10 +22,13 @@ export const EVENT_ID_PREFIX = 'evt_';
 
 export type EventEnvelope<Data> = { id: string; type: RecordedEventType; created_at: string; data: Data };
 
-/** A new event's id (a UUIDv7 of its time, without the prefix) and time. */
+/**
+ * A new event's id (a UUIDv7 of its time, without the prefix) and time: the time the id holds, so that the events of
+ * this process are in the order they were made even within one millisecond (the feed's order is the ids').
+ */
 export function newEvent(): { id: string; createdAt: Date } {
-  const createdAt = new Date();
-  return { id: uuidv7({ msecs: createdAt.getTime() }), createdAt };
+  const id = uuidv7();
+  return { id, createdAt: new Date(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)) };
 }
 
 export async function recordEvent<Data>(

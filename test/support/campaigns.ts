@@ -92,7 +92,7 @@ export type TestRunner = CampaignRunner & { clock: ReturnType<typeof manualClock
 
 /** A runner over the harness's database and providers (counted), with its own clock and the given options. */
 export function testRunner(
-  services: Pick<Services, 'prisma' | 'messaging' | 'secrets'>,
+  services: Pick<Services, 'prisma' | 'messaging' | 'secrets' | 'statusMoves'>,
   options: Partial<Omit<CampaignRunnerOptions, 'clock'>> & { clock?: ReturnType<typeof manualClock> } = {},
 ): TestRunner {
   const clock = options.clock ?? manualClock();

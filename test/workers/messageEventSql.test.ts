@@ -4,6 +4,7 @@
 // milliseconds alike), JSON columns nested as they are, nulls as null.
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
+import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { EVENT_ID_PREFIX, newEvent } from '../../resolvers/shared/outbox.js';
 import { eventDataOfRow, MESSAGE_EVENT_COLUMNS, messageEventEnvelope } from '../../resolvers/messaging/messageEvents.js';
 
@@ -37,7 +38,7 @@ describe('a message event built by SQL', () => {
     });
     const event = newEvent();
     const [row] = await prisma.$queryRaw<Record<string, unknown>[]>`
-      SELECT ${MESSAGE_EVENT_COLUMNS}, ${messageEventEnvelope({ ...event, type: 'message.status' })} AS envelope
+      SELECT ${MESSAGE_EVENT_COLUMNS}, ${messageEventEnvelope('message.status', { id: Prisma.sql`${event.id}::uuid`, createdAt: Prisma.sql`${event.createdAt}::timestamptz` })} AS envelope
       FROM messages message
       JOIN conversations conversation ON conversation.id = message.conversation_id
       JOIN customers contact ON contact.id = conversation.customer_id

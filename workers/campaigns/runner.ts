@@ -31,7 +31,7 @@ export type CampaignRunner = {
   tick(shouldStop?: () => boolean): Promise<TickReport>;
 };
 
-type RunnerServices = Pick<Services, 'prisma' | 'messaging' | 'secrets'>;
+type RunnerServices = Pick<Services, 'prisma' | 'messaging' | 'secrets' | 'statusMoves'>;
 type BatchOutcome = { sent: number; delayMs: number };
 
 export function createCampaignRunner(services: RunnerServices, options: CampaignRunnerOptions, logger: Logger): CampaignRunner {
@@ -64,7 +64,7 @@ export function createCampaignRunner(services: RunnerServices, options: Campaign
     let sent = 0;
     while (sent < size && !shouldStop()) {
       const now = options.clock();
-      const step = await sendNextRecipient(prisma, campaign, sender, { now, leaseUntil: later(now, options.leaseMs) });
+      const step = await sendNextRecipient(services, campaign, sender, { now, leaseUntil: later(now, options.leaseMs) });
       if (step.kind === 'stopped' || step.kind === 'exhausted') break;
       if (step.kind === 'skipped') continue;
       sent += 1;

@@ -10,7 +10,7 @@ import type { CampaignRunnerOptions } from './options.js';
 export type CampaignWorker = { stop(): Promise<void> };
 
 export function startCampaignWorker(
-  services: Pick<Services, 'prisma' | 'messaging' | 'secrets'>,
+  services: Pick<Services, 'prisma' | 'messaging' | 'secrets' | 'statusMoves'>,
   options: CampaignRunnerOptions,
   logger: Logger,
 ): CampaignWorker {
