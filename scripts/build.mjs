@@ -11,9 +11,12 @@
 // GraphiQL's page (9 MB: its script, styles and editor workers inlined) is rendered here once, into
 // dist/console/graphiql.html with slots for what each answer fills in (facades/console/graphiql.ts), so the server
 // never loads @graphql-yoga/render-graphiql (30 MB of heap) nor renders the page per request.
-// `npm install` builds (postinstall); `npm start` builds again only when a source is newer than the build
-// (scripts/start.mjs).
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+// A new embedded database, migrated, is written to dist/embedded-database.tar (app/embeddedTemplate.ts): a new
+// DATA_DIR starts as a copy of it rather than creating a database (PGlite's initdb), which is most of a first start.
+// `npm install` builds (postinstall); `npm start` builds again only when a source or a migration is newer than the
+// build (scripts/start.mjs).
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 
@@ -29,7 +32,7 @@ const EXTERNAL = [
 ].flatMap((name) => [name, `${name}/*`]);
 
 const server = build({
-  entryPoints: { main: 'app/main.ts', worker: 'app/worker.ts' },
+  entryPoints: { main: 'app/main.ts', worker: 'app/worker.ts', 'embedded-template': 'app/embeddedTemplate.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -94,6 +97,11 @@ await Promise.all(['dist/main.js', 'dist/worker.js'].map(asciiOnly));
 await mkdir('dist/console', { recursive: true });
 await copyFile('console/index.html', 'dist/console/index.html');
 await writeFile('dist/console/graphiql.html', graphiqlPage());
-// What the build was made from, for scripts/start.mjs to tell whether it is older than the sources.
+execFileSync(process.execPath, ['dist/embedded-template.js'], { stdio: 'inherit' });
+// What the build was made from, for scripts/start.mjs to tell whether it is older than the sources: the modules, and
+// the migrations (their folder changes when one is added).
 const inputs = built.flatMap(({ metafile }) => Object.keys(metafile.inputs)).filter((input) => !input.startsWith('node_modules/'));
-await writeFile('dist/inputs.json', JSON.stringify(['console/index.html', ...inputs]));
+const migrations = (await readdir('prisma/migrations', { withFileTypes: true }))
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => `prisma/migrations/${entry.name}/migration.sql`);
+await writeFile('dist/inputs.json', JSON.stringify(['console/index.html', 'prisma/migrations', ...migrations, ...inputs]));

@@ -44,11 +44,11 @@ export type Harness = {
 
 export type GraphQLErrorJson = { message: string; path?: string[]; extensions: Record<string, unknown> & { code?: string } };
 
-/** The migrated embedded database that globalSetup kept, read once per test process. */
+/** The build's migrated embedded database (globalSetup), read once per test process. */
 let snapshot: Promise<Blob> | undefined;
 function embeddedSnapshotCopy(): Promise<Blob> {
   const path = inject('embeddedSnapshotPath');
-  if (!path) throw new Error('globalSetup kept no embedded database to start from');
+  if (!path) throw new Error('globalSetup named no embedded database to start from');
   snapshot ??= readFile(path).then((bytes) => new Blob([bytes]));
   return snapshot;
 }
