@@ -1,7 +1,8 @@
-// Delivery reports arrive several per message sent (sent, delivered, read), from every conversation at once. The
-// moves that arrive in the same turn of the event loop are applied together, one statement per workspace
-// (moveMessages), instead of one statement per report: each statement costs the service and the database a round
-// trip and a query of its own. DataLoader does the collecting (its batch function and scheduling, caching off).
+// Every message sent is followed by several status moves: the send's own outcome, then the provider's delivery reports
+// (sent, delivered, read), from every conversation at once. The moves that arrive in the same turn of the event loop
+// are applied together, one statement per workspace (moveMessages), instead of one statement per move: each statement
+// costs the service and the database a round trip and a query of its own. DataLoader does the collecting (its batch
+// function and scheduling, caching off). Moves made inside a transaction do not come here (advanceMessageStatus).
 import DataLoader from 'dataloader';
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MessageView } from '../shared/views.js';
@@ -27,7 +28,11 @@ export function createStatusMoves(prisma: PrismaClient): StatusMoves {
 
   async function moveTogether(requests: readonly WorkspaceMove[]): Promise<(MessageView | null | Error)[]> {
     const byWorkspace = new Map<string, number[]>();
-    requests.forEach(({ workspaceId }, index) => byWorkspace.set(workspaceId, [...(byWorkspace.get(workspaceId) ?? []), index]));
+    requests.forEach(({ workspaceId }, index) => {
+      const indexes = byWorkspace.get(workspaceId) ?? [];
+      indexes.push(index);
+      byWorkspace.set(workspaceId, indexes);
+    });
     const results: (MessageView | null | Error)[] = [];
     await Promise.all(
       [...byWorkspace].map(async ([workspaceId, indexes]) => {
