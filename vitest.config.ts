@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/globalSetup.ts'],
+    setupFiles: ['test/support/eachFile.ts'],
     testTimeout: 30_000,
     // Hooks start whole server processes in some files; on a loaded machine that alone can take a minute.
     hookTimeout: 180_000,

@@ -40,9 +40,11 @@ export type ServerProcess = {
 };
 
 const children = new Set<ChildProcess>();
-afterAll(() => {
+
+/** Kills the servers a test file started and left running; test/support/eachFile.ts calls it after every file. */
+export function killStartedServers(): void {
   for (const child of children) child.kill('SIGKILL');
-});
+}
 
 /** A fresh temporary directory, removed after the test file. */
 export function tempDir(prefix: string): string {
