@@ -1,12 +1,12 @@
 // The service as its users see it, for tests: the real app (yoga.fetch, no port) on a test database,
 // plus helpers to create workspaces and keys the way the CLI does.
-import { afterAll, inject } from 'vitest';
+import { afterAll } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Database } from '../../infra/db/database.js';
+import { EMBEDDED_TEMPLATE, openDatabase, type Database } from '../../infra/db/database.js';
 import { migrate } from '../../infra/db/migrate.js';
 import { createSecretBox } from '../../infra/crypto/secrets.js';
 import { createApp, type App } from '../../app/createApp.js';
@@ -44,12 +44,10 @@ export type Harness = {
 
 export type GraphQLErrorJson = { message: string; path?: string[]; extensions: Record<string, unknown> & { code?: string } };
 
-/** The build's migrated embedded database (globalSetup), read once per test process. */
+/** The build's migrated embedded database (written by globalSetup's build), read once per test process. */
 let snapshot: Promise<Blob> | undefined;
 function embeddedSnapshotCopy(): Promise<Blob> {
-  const path = inject('embeddedSnapshotPath');
-  if (!path) throw new Error('globalSetup named no embedded database to start from');
-  snapshot ??= readFile(path).then((bytes) => new Blob([bytes]));
+  snapshot ??= readFile(EMBEDDED_TEMPLATE).then((bytes) => new Blob([bytes]));
   return snapshot;
 }
 
