@@ -205,6 +205,23 @@ export async function setPrimaryIdentity(db: Db, workspaceId: string, customerId
 }
 
 /**
+ * A contact just created takes the identities it was created for as its primary channels. They are inserted
+ * without looking for a holder first: when a concurrent transaction has claimed one (committed or not), the
+ * insert fails on the unique index instead of leaving two contacts of one person, and the caller retries to
+ * find the contact that transaction made.
+ */
+export async function claimIdentities(db: Db, workspaceId: string, customerId: string, identities: Identity[]) {
+  await db.contactChannel.createMany({
+    data: identities.map((identity) => ({ company_id: workspaceId, customer_id: customerId, ...identity, is_primary: true })),
+  });
+  await mirrorPrimaries(
+    db,
+    customerId,
+    identities.map((identity) => identity.type),
+  );
+}
+
+/**
  * Identities a provider reported for a contact (an inbound message's wa_id and the phone number it implies,
  * its BSUID, parent BSUID and username) become the contact's primary channels of their types where it has
  * none yet, and so its fields. They never displace a primary the team set, and one that another contact

@@ -12,7 +12,7 @@ import { DomainError } from '../shared/errors.js';
 import { recordMessageEvent } from './messageEvents.js';
 import { INBOUND_STATUS } from './messageStatus.js';
 import { openConversation } from '../conversations/openConversation.js';
-import { adoptReportedIdentities, type ChannelType, type Identity } from '../contacts/channels.js';
+import { adoptReportedIdentities, claimIdentities, type ChannelType, type Identity } from '../contacts/channels.js';
 import type { MessageEventData } from '../shared/views.js';
 import { parseInput, uuid } from '../shared/validation.js';
 import { enqueueAgentRun } from '../agent/runs.js';
@@ -124,6 +124,7 @@ async function upsertContact(tx: Db, workspaceId: string, provider: string, cont
         data: { company_id: workspaceId, profile_name: profileName, name: profileName },
         select: { id: true },
       });
+  if (!existing) await claimIdentities(tx, workspaceId, id, keys);
   await adoptReportedIdentities(tx, workspaceId, id, all, CURRENT_TYPES);
   return id;
 }
@@ -190,7 +191,7 @@ export async function receiveInboundMessage(ctx: Context, raw: InboundMessage): 
   const { workspaceId } = requireActor(ctx);
   const input = parseInput(inboundInput, raw);
   // A concurrent delivery of the same message (unique provider message id) or the first message of a new
-  // contact (unique wa_id) may win a race; the transaction rolls back and the next pass sees its result.
+  // contact (its identifiers are unique channels) may win a race; the transaction rolls back and the next pass sees its result.
   // Each race is lost at most once (the contact then exists; the message is then known), so a pass that
   // loses both still leaves a third that succeeds.
   for (let pass = 1; ; pass++) {

@@ -29,6 +29,17 @@ describe('the WhatsApp provider webhook', async () => {
   }
   const NOTHING = { customers: 0, conversations: 0, messages: 0, events: 0 };
 
+  /** Resolves once a statement of another session waits for a row lock (the delivery the test holds back). */
+  async function waitUntilBlocked() {
+    for (let tries = 0; tries < 200; tries++) {
+      const [waiting] = await prisma.$queryRaw<{ count: bigint }[]>`
+        SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      if (waiting!.count > 0n) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('the delivery never waited for the lock');
+  }
+
   function handshake(query: Record<string, string>) {
     return harness.fetch(`/webhooks/whatsapp?${new URLSearchParams(query)}`);
   }
@@ -205,6 +216,32 @@ describe('the WhatsApp provider webhook', async () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     expect(await written(ws)).toEqual({ customers: 1, conversations: 1, messages: 3, events: 3 });
   });
+
+  // Two connections: only a PostgreSQL server has them (the embedded database is one session).
+  it.skipIf(!process.env['TEST_DATABASE_URL'])(
+    'keeps one contact when another first message of the same person commits the contact while this one is being stored',
+    async () => {
+      const ws = await world.workspace();
+      const from = waId();
+      let delivered: Promise<Response> | undefined;
+      await prisma.$transaction(async (tx) => {
+        // Creating a contact checks its workspace (foreign key); holding the workspace's row stops the delivery there,
+        // after it found no contact with the wa_id, while this transaction stores that contact as the other message would.
+        await tx.$queryRaw`SELECT 1 FROM workspaces WHERE id = ${ws.workspaceId}::uuid FOR UPDATE`;
+        delivered = world.webhook(inboundPayload(ws.phoneNumberId, { from }), ws.appSecret);
+        await waitUntilBlocked();
+        const first = await tx.customer.create({ data: { company_id: ws.workspaceId, wa_id: from, name: 'First' } });
+        await tx.contactChannel.create({
+          data: { company_id: ws.workspaceId, customer_id: first.id, type: 'wa_id', provider: 'sandbox', value: from, is_primary: true },
+        });
+      });
+      expect((await delivered!).status).toBe(200);
+      const contacts = await prisma.customer.findMany({ where: { company_id: ws.workspaceId }, include: { conversations: true } });
+      expect(contacts).toHaveLength(1);
+      expect(contacts[0]).toMatchObject({ name: 'First', wa_id: from });
+      expect(contacts[0]!.conversations).toHaveLength(1);
+    },
+  );
 
   it('refuses other methods with 405 and bodies over 1 MiB with 413', async () => {
     const ws = await world.workspace();
