@@ -273,4 +273,11 @@ describe('SIGTERM', () => {
     );
     stalled.abandon();
   });
+
+  it('exits when its standard output has gone: the log lines it can no longer write are dropped, not retried for ever', async () => {
+    const orphaned = await startServer({ dataDir: tempDir('orphaned') });
+    // The reader of the log pipe goes away (a log shipper that died); the next lines meet a closed pipe (EPIPE).
+    orphaned.child.stdout!.destroy();
+    expect(await orphaned.stop('SIGTERM')).toBe(0);
+  });
 });
