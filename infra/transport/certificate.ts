@@ -4,7 +4,6 @@
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 
 export type Certificate = {
   cert: string;
@@ -46,6 +45,8 @@ export async function loadCertificate(options: {
 }
 
 async function generateSelfSigned(): Promise<{ cert: string; key: string }> {
+  // Loaded only to generate: selfsigned and its X.509 and ASN.1 libraries took 70 ms of every start to load.
+  const { generate } = await import('selfsigned');
   const notBeforeDate = new Date(Date.now() - DAY_MS);
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
