@@ -7,7 +7,7 @@ import { maskError } from '../schema/errors.js';
 import { useTransportInput } from '../infra/http/transportInput.js';
 import { useVariableCheck } from '../schema/variableCheck.js';
 import { usePartialAnswers } from '../schema/partialAnswers.js';
-import { useOrderedExecution } from '../schema/orderedExecution.js';
+import { useCompiledExecution } from '../schema/compiledExecution.js';
 import type { Context, Services } from '../resolvers/shared/context.js';
 import { createGateway } from '../facades/core/gateway.js';
 import { useHealthRoute } from '../facades/public/health.js';
@@ -82,7 +82,7 @@ export function createApp(services: Services, options: AppOptions) {
       ...edge.beforeAuthentication,
       gateway.plugin,
       useVariableCheck(schema),
-      useOrderedExecution(),
+      useCompiledExecution(),
       usePartialAnswers(),
       useHealthRoute(gateway),
       useProviderCallback(gateway),

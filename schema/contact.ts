@@ -1,6 +1,5 @@
 // Contacts, the spec's customers: the list item (Customer), the single record (CustomerDetail) and the
 // list envelope (CustomerList), with the list, search and get queries.
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { getContact, listContacts, searchContacts } from '../resolvers/contacts/contacts.js';
 import { pageType } from './page.js';
@@ -63,7 +62,7 @@ builder.queryFields((t) => ({
       search: t.arg.string({ required: false, description: 'Matches name, phone number or email.' }),
       tag_id: t.arg.id({ required: false }),
     },
-    resolve: (_root, args, ctx, info) => listContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
+    resolve: (_root, args, ctx) => listContacts(ctx, args),
   }),
   contactSearch: t.field({
     type: CustomerList,
@@ -74,7 +73,7 @@ builder.queryFields((t) => ({
       limit: limitArg(t.arg, 50),
       cursor: t.arg.id({ required: false }),
     },
-    resolve: (_root, args, ctx, info) => searchContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
+    resolve: (_root, args, ctx) => searchContacts(ctx, args),
   }),
   contact: t.prismaField({
     type: CustomerDetail,
