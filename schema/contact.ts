@@ -1,7 +1,9 @@
 // Contacts, the spec's customers: the list item (Customer), the single record (CustomerDetail) and the
 // list envelope (CustomerList), with the list, search and get queries.
+import type { ObjectRef } from '@pothos/core';
+import type { Customer as CustomerRow } from '../prisma/generated/prisma/client.js';
 import { builder } from './builder.js';
-import { getContact, listContacts, searchContacts } from '../resolvers/contacts/contacts.js';
+import { type ContactDetail, getContact, listContacts, searchContacts } from '../resolvers/contacts/contacts.js';
 import { pageType } from './page.js';
 import { limitArg } from './pageLimit.js';
 import { EMAIL, URI } from './jsonSchemaHints.js';
@@ -11,26 +13,22 @@ const Customer = builder.prismaObject('Customer', {
   fields: () => ({}),
 });
 
-export const CustomerDetail = builder.prismaObject('Customer', {
-  variant: 'CustomerDetail',
+// The single record is read with its tags and count by one statement (resolvers/contacts/contacts.ts).
+export const CustomerDetail = builder.objectRef<ContactDetail>('CustomerDetail').implement({
   description: 'A single contact: every Customer field plus its profile, notes, tags and activity.',
   fields: (t) => ({
     profile_name: t.exposeString('profile_name', { nullable: true }),
     notes: t.exposeString('notes', { nullable: true }),
-    tags: t.stringList({
-      nullable: true,
-      description: 'Names of the tags assigned to the contact, alphabetically.',
-      select: { tags: { select: { tag: { select: { name: true } } }, orderBy: { tag: { name: 'asc' } } } },
-      resolve: (contact) => contact.tags.map((link) => link.tag.name),
-    }),
+    tags: t.exposeStringList('tags', { nullable: true, description: 'Names of the tags assigned to the contact, alphabetically.' }),
     last_message_at: t.expose('last_message_at', { type: 'DateTime', nullable: true }),
-    conversation_count: t.relationCount('conversations', { description: 'Total number of conversations with this contact.' }),
+    conversation_count: t.exposeInt('conversation_count', { description: 'Total number of conversations with this contact.' }),
   }),
 });
 
-// The list item's fields, shared by both variants.
-for (const variant of [Customer, CustomerDetail]) {
-  builder.prismaObjectFields(variant, (t) => ({
+// The list item's fields, shared by both types.
+const listItemTypes: ObjectRef<typeof builder.$inferSchemaTypes, CustomerRow>[] = [Customer, CustomerDetail];
+for (const variant of listItemTypes) {
+  builder.objectFields(variant, (t) => ({
     id: t.exposeID('id'),
     company_id: t.exposeID('company_id', { nullable: true }),
     phone_number: t.exposeString('phone_number', { nullable: true, description: 'E.164 format.' }),
@@ -75,11 +73,11 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => searchContacts(ctx, args),
   }),
-  contact: t.prismaField({
+  contact: t.field({
     type: CustomerDetail,
     description: 'One contact of the workspace.',
     authScopes: { permission: 'customers:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getContact(ctx, { id: String(args.id) }, query),
+    resolve: (_root, args, ctx) => getContact(ctx, { id: String(args.id) }),
   }),
 }));

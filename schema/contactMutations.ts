@@ -1,5 +1,4 @@
 // Writing contacts: create, update, delete, and bulk import with a result per row.
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.js';
 import { oneOf, EMAIL, URI } from './jsonSchemaHints.js';
 import { CustomerDetail } from './contact.js';
@@ -79,19 +78,19 @@ builder.mutationFields((t) => {
     (description) => t.arg({ type: 'JSON', required: false, description }),
   );
   return {
-    contactCreate: t.prismaField({
+    contactCreate: t.field({
       type: CustomerDetail,
       description: 'Creates a contact. Its phone_number, wa_id and email become its primary channels.',
       authScopes: { permission: 'customers' },
       args: contactArgs,
-      resolve: (query, _root, args, ctx) => createContact(ctx, args, query),
+      resolve: (_root, args, ctx) => createContact(ctx, args),
     }),
-    contactUpdate: t.prismaField({
+    contactUpdate: t.field({
       type: CustomerDetail,
       description: 'Changes the given fields of a contact; an omitted field stays, null clears it.',
       authScopes: { permission: 'customers' },
       args: { id: t.arg.id({ required: true }), ...contactArgs },
-      resolve: (query, _root, args, ctx) => updateContact(ctx, args, query),
+      resolve: (_root, args, ctx) => updateContact(ctx, args),
     }),
     contactDelete: t.field({
       type: ContactDeleteResult,
@@ -105,7 +104,7 @@ builder.mutationFields((t) => {
       description: `Creates up to ${MAX_IMPORT_ROWS} contacts, each on its own: a failed row writes nothing, the others are written.`,
       authScopes: { permission: 'customers' },
       args: { contacts: t.arg({ type: [ContactInput], required: true }) },
-      resolve: (_root, args, ctx, info) => importContacts(ctx, args, queryFromInfo({ context: ctx, info, path: ['results', 'contact'] })),
+      resolve: (_root, args, ctx) => importContacts(ctx, args),
     }),
   };
 });

@@ -18,8 +18,7 @@ import {
   waId,
   type DefaultProviders,
 } from './channels.js';
-
-type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
+import { contactDetail, type ContactDetail } from './contacts.js';
 
 export const MAX_IMPORT_ROWS = 500;
 
@@ -66,15 +65,15 @@ async function writeIdentities(db: Db, workspaceId: string, customerId: string, 
   }
 }
 
-async function insertContact(db: Db, workspaceId: string, input: ContactInput, providers: DefaultProviders, query: Query) {
+/** Creates the contact; a new contact has no tags and no conversations yet. */
+async function insertContact(db: Db, workspaceId: string, input: ContactInput, providers: DefaultProviders): Promise<ContactDetail> {
   const identities = CONTACT_FIELD_TYPES.flatMap((type) => {
     const value = input[MIRROR_COLUMN[type]];
     return value ? [{ type, value, provider: providers(type) }] : [];
   });
   const { phone_number, wa_id, email } = input;
   // One Prisma write, a transaction of its own, creates the contact and its channels: a failure leaves neither.
-  return db.customer.create({
-    ...query,
+  const created = await db.customer.create({
     data: {
       company_id: workspaceId,
       ...profileData(input),
@@ -84,16 +83,17 @@ async function insertContact(db: Db, workspaceId: string, input: ContactInput, p
       channels: await firstChannels(db, workspaceId, identities),
     },
   });
+  return { ...created, tags: [], conversation_count: 0 };
 }
 
-export async function createContact(ctx: Context, input: Record<string, unknown>, query: Query = {}) {
+export async function createContact(ctx: Context, input: Record<string, unknown>) {
   const { workspaceId } = requireActor(ctx);
   const contact = parseInput(createInput, input);
   const providers = await defaultProviders(ctx.prisma, workspaceId);
-  return refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers, query));
+  return refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers));
 }
 
-export async function updateContact(ctx: Context, input: Record<string, unknown>, query: Query = {}) {
+export async function updateContact(ctx: Context, input: Record<string, unknown>) {
   const { workspaceId } = requireActor(ctx);
   const { id, ...changes } = parseInput(updateInput, input);
   return refusingDuplicates(() =>
@@ -102,7 +102,7 @@ export async function updateContact(ctx: Context, input: Record<string, unknown>
       if (!found) throw notFound('Customer');
       await tx.customer.update({ where: { id }, data: profileData(changes) });
       await writeIdentities(tx, workspaceId, id, changes);
-      return tx.customer.findUniqueOrThrow({ ...query, where: { id } });
+      return (await contactDetail(tx, workspaceId, id))!;
     }),
   );
 }
@@ -143,15 +143,15 @@ const importInput = z.object({
  * error its single create would have given; the other rows are written. Rows are not merged into existing
  * contacts: an import is a series of creates.
  */
-export async function importContacts(ctx: Context, input: { contacts: unknown[] }, query: Query = {}) {
+export async function importContacts(ctx: Context, input: { contacts: unknown[] }) {
   const { workspaceId } = requireActor(ctx);
   const { contacts } = parseInput(importInput, input);
   const providers = await defaultProviders(ctx.prisma, workspaceId);
-  const results: ImportRow<Awaited<ReturnType<typeof insertContact>>>[] = [];
+  const results: ImportRow<ContactDetail>[] = [];
   for (const [index, row] of contacts.entries()) {
     try {
       const contact = parseInput(createInput, row);
-      const created = await refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers, query));
+      const created = await refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers));
       results.push({ index, status: 'created', contact: created, error: null });
     } catch (error) {
       // Anything but a domain error (the database went away) ends the import as a failed request; the rows

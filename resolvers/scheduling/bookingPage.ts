@@ -112,12 +112,12 @@ async function createBookerContact(ctx: Context, booker: Booker) {
   const contact = { name: booker.name, phone_number: booker.phone, metadata: CONTACT_SOURCE };
   if (booker.email) {
     try {
-      return await createContact(ctx, { ...contact, email: booker.email }, { select: { id: true } });
+      return await createContact(ctx, { ...contact, email: booker.email });
     } catch (error) {
       if (!conflictOn(error, 'email')) throw error;
     }
   }
-  return createContact(ctx, contact, { select: { id: true } });
+  return createContact(ctx, contact);
 }
 
 /**
