@@ -2,9 +2,12 @@
 // list of contacts that still exist) becomes its recipients in one INSERT … SELECT, so contacts tagged or
 // untagged later do not change who receives it. Contacts without a messaging address are recorded as skipped,
 // with the reason. Taking the snapshot twice adds nothing (ON CONFLICT DO NOTHING).
-import type { Campaign } from '../../prisma/generated/prisma/client.js';
+import { type Campaign, Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Db } from '../shared/context.js';
 import { RECIPIENT_ERRORS } from './rules.js';
+import { carriesTag } from '../contacts/tags.js';
+
+const contact = Prisma.raw('c');
 
 export async function snapshotAudience(tx: Db, campaign: Campaign): Promise<number> {
   const { error_code, error_message } = RECIPIENT_ERRORS.noAddress;
@@ -18,7 +21,7 @@ export async function snapshotAudience(tx: Db, campaign: Campaign): Promise<numb
     FROM customers c, LATERAL (SELECT c.wa_id IS NULL AND c.phone_number IS NULL AS no_address) address
     WHERE c.company_id = ${campaign.company_id}::uuid
       AND (
-        EXISTS (SELECT 1 FROM customer_tags t WHERE t.customer_id = c.id AND t.tag_id = ${campaign.audience_tag_id}::uuid)
+        ${carriesTag(contact, campaign.audience_tag_id)}
         OR c.id = ANY(${campaign.audience_contact_ids}::uuid[])
       )
     ON CONFLICT (campaign_id, contact_id) DO NOTHING`;

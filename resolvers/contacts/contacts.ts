@@ -8,9 +8,10 @@ import { z } from 'zod';
 import { type Customer, Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, type Db, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
-import { columnPage } from '../shared/pagination.js';
+import { keysetPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { CONTACTS } from '../search/contacts.js';
+import { carriesTag } from './tags.js';
 import { containsPattern, matchingNewestFirst } from '../search/substringSearch.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
@@ -61,11 +62,15 @@ function newestContacts(ctx: Context, workspaceId: string, condition: Prisma.Sql
 /** The contacts matching `term` (resolvers/search/contacts.ts chooses how to find them), newest first. */
 function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }) {
   const { workspaceId } = requireActor(ctx);
-  return columnPage('id', 'desc', args, async ({ take }) => {
-    const ids = await matchingNewestFirst(ctx.prisma, CONTACTS, workspaceId, term, args.cursor ?? null, take);
-    if (ids.length === 0) return [];
-    return newestContacts(ctx, workspaceId, Prisma.sql`c.id = ANY(${ids}::uuid[])`, take);
-  });
+  return keysetPage(
+    args.limit,
+    async (take) => {
+      const ids = await matchingNewestFirst(ctx.prisma, CONTACTS, workspaceId, term, args.cursor ?? null, take);
+      if (ids.length === 0) return [];
+      return newestContacts(ctx, workspaceId, Prisma.sql`c.id = ANY(${ids}::uuid[])`, take);
+    },
+    (row) => row.id,
+  );
 }
 
 /** A page of the workspace's contacts with the tag, or all of them; with a term, those of them that contain it. */
@@ -73,11 +78,15 @@ function page(ctx: Context, args: { limit: number; cursor?: string | null; searc
   const { workspaceId } = requireActor(ctx);
   const conditions = [
     args.cursor ? Prisma.sql`c.id < ${args.cursor}::uuid` : null,
-    args.tag_id ? Prisma.sql`EXISTS (SELECT 1 FROM customer_tags t WHERE t.customer_id = c.id AND t.tag_id = ${args.tag_id}::uuid)` : null,
+    args.tag_id ? carriesTag(contact, args.tag_id) : null,
     args.search ? CONTACTS.matches(contact, containsPattern(args.search)) : null,
   ].filter((condition) => condition !== null);
   const condition = conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`;
-  return columnPage('id', 'desc', args, ({ take }) => newestContacts(ctx, workspaceId, condition, take));
+  return keysetPage(
+    args.limit,
+    (take) => newestContacts(ctx, workspaceId, condition, take),
+    (row) => row.id,
+  );
 }
 
 export function listContacts(ctx: Context, input: z.input<typeof listInput>) {

@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import type { Prisma } from '../../prisma/generated/prisma/client.js';
+import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
 type Query = { select?: Prisma.TagSelect; include?: Prisma.TagInclude };
+
+/** Whether the contact (`contact` names its row) carries the tag; never, for no tag. */
+export function carriesTag(contact: Prisma.Sql, tagId: string | null): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM customer_tags link WHERE link.customer_id = ${contact}.id AND link.tag_id = ${tagId}::uuid)`;
+}
 
 export async function listTags(ctx: Context, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
