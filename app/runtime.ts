@@ -44,6 +44,7 @@ export async function openRuntime(settings: Settings, options: RuntimeOptions): 
   const secrets = createSecretBox(loadEncryptionKey(settings.ENCRYPTION_KEY, settings.DATA_DIR));
   const services = createServices({
     prisma: db.prisma,
+    sql: db.sql,
     listen: db.listen,
     secrets,
     version: VERSION,

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/prisma/client.js';
 import type { SecretBox } from '../infra/crypto/secrets.js';
+import type { SqlConnection } from '../infra/db/sql.js';
 import type { Settings } from '../infra/config/settings.js';
 import { createMessagingProviders, type MessagingSettings } from '../adapters/providers/registry.js';
 import type { Services } from '../resolvers/shared/context.js';
@@ -18,6 +19,8 @@ import { createMediaFiles, type MediaFilesOptions } from '../infra/media/mediaFi
 
 export type ServiceOptions = {
   prisma: PrismaClient;
+  /** The same database's SQL connection (Database.sql). */
+  sql: SqlConnection;
   secrets: SecretBox;
   version: string;
   logger: Logger;
@@ -45,6 +48,7 @@ export function createServices(options: ServiceOptions): Services {
   const { logger } = options;
   const services: Services = {
     prisma: options.prisma,
+    sql: options.sql,
     secrets: options.secrets,
     version: options.version,
     webhookTargets: options.webhookTargets,

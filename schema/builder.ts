@@ -7,6 +7,7 @@ import { getDatamodel } from '../prisma/generated/pothos-prisma-types.js';
 import { grants, type Permission } from '../resolvers/workspace/scopes.js';
 import type { Context } from '../resolvers/shared/context.js';
 import { DomainError } from '../resolvers/shared/errors.js';
+import type { IsoTimestamp } from '../resolvers/shared/isoTimestamps.js';
 
 function requiredPermissions(failure: AuthFailure): string[] {
   switch (failure.kind) {
@@ -26,7 +27,7 @@ export const builder = new SchemaBuilder<{
   AuthScopes: { public: boolean; permission: Permission };
   DefaultFieldNullability: false;
   Scalars: {
-    DateTime: { Input: Date; Output: Date };
+    DateTime: { Input: Date; Output: Date | IsoTimestamp };
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
@@ -56,7 +57,7 @@ export const builder = new SchemaBuilder<{
 
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 date-time in UTC, for example 2026-01-31T09:30:00.000Z.',
-  serialize: (value) => value.toISOString(),
+  serialize: (value) => (typeof value === 'string' ? value : value.toISOString()),
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : null;
     // Years 1 to 9999: what PostgreSQL's timestamptz and ISO 8601 without an expanded year both hold.

@@ -3,7 +3,7 @@
 import type { ObjectRef } from '@pothos/core';
 import type { Customer as CustomerRow } from '../prisma/generated/prisma/client.js';
 import { builder } from './builder.js';
-import { type ContactDetail, getContact, listContacts, searchContacts } from '../resolvers/contacts/contacts.js';
+import { type ContactDetail, type ContactRow, getContact, listContacts, searchContacts } from '../resolvers/contacts/contacts.js';
 import { pageType } from './page.js';
 import { limitArg } from './pageLimit.js';
 import { EMAIL, URI } from './jsonSchemaHints.js';
@@ -25,8 +25,11 @@ export const CustomerDetail = builder.objectRef<ContactDetail>('CustomerDetail')
   }),
 });
 
+/** A contact from either source: a written statement (ContactRow, timestamps as ISO text) or a Prisma relation. */
+type AnyContact = { [Column in keyof CustomerRow]: CustomerRow[Column] | ContactRow[Column] };
+
 // The list item's fields, shared by both types.
-const listItemTypes: ObjectRef<typeof builder.$inferSchemaTypes, CustomerRow>[] = [Customer, CustomerDetail];
+const listItemTypes: ObjectRef<typeof builder.$inferSchemaTypes, AnyContact>[] = [Customer, CustomerDetail];
 for (const variant of listItemTypes) {
   builder.objectFields(variant, (t) => ({
     id: t.exposeID('id'),
@@ -47,7 +50,7 @@ for (const variant of listItemTypes) {
   }));
 }
 
-const CustomerList = pageType('CustomerList', Customer);
+const CustomerList = pageType<AnyContact>('CustomerList', Customer);
 
 builder.queryFields((t) => ({
   contacts: t.field({

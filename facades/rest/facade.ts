@@ -1,6 +1,6 @@
 // The REST facade: the routes of the facade table under /api/v1, their OpenAPI document and the /docs reference,
 // as one Yoga plugin placed after authentication, mounted as @graphql-yoga/plugin-sofa mounts sofa-api: a
-// request under the base path goes to the one router (adapter.ts), and what it answers ends the request; a path
+// request under the base path goes to the REST router (adapter.ts), and what it answers ends the request; a path
 // it does not know falls through to the pipeline's 404.
 import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -12,7 +12,8 @@ import { FACADE_TABLE } from '../operations/index.js';
 import { createRestRouter } from './adapter.js';
 import { checkDeprecations } from './deprecation.js';
 import { DOCS_PATHS, docsResponse } from './docs.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import { Response } from '../../infra/http/fetchApi.js';
 import { createMediaRoute } from './mediaRoute.js';
 import { createCsvExportRoute } from './csvExportRoute.js';
 import type { MediaFiles } from '../../infra/media/mediaFiles.js';
@@ -42,11 +43,8 @@ export function restOpenApiDocument(schema: GraphQLSchema, version: string, tabl
 export function useRestFacade(options: RestFacadeOptions): Plugin {
   const routes = restRoutes(options.schema, options.table ?? FACADE_TABLE);
   checkDeprecations(routes, options.customersSunset);
-  const router = createRestRouter({
-    ...options,
-    routes,
-    openApiDocument: JSON.stringify(buildOpenApiDocument(options.schema, routes, options.version)),
-  });
+  const router = createRestRouter({ ...options, routes });
+  const openApiDocument = JSON.stringify(buildOpenApiDocument(options.schema, routes, options.version));
   const mediaRoute = createMediaRoute(options.gateway, options.mediaFiles);
   const csvExportRoute = createCsvExportRoute(options.gateway);
   return {
@@ -54,6 +52,14 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       const { requestId } = requestState(request);
       if (DOCS_PATHS.includes(url.pathname)) {
         endResponse(request.method === 'GET' ? docsResponse(url.pathname) : methodNotAllowed(request, url.pathname, requestId, 'GET'));
+        return;
+      }
+      if (url.pathname === OPENAPI_PATH) {
+        endResponse(
+          request.method === 'GET'
+            ? new Response(openApiDocument, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+            : methodNotAllowed(request, url.pathname, requestId, 'GET'),
+        );
         return;
       }
       if (!url.pathname.startsWith(`${REST_BASE_PATH}/`) || SOFA_SUBSCRIPTIONS.test(url.pathname)) return;

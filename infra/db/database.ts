@@ -119,10 +119,11 @@ export async function embeddedSnapshot(): Promise<Blob> {
 }
 
 function openPool(pool: pg.Pool, kind: Database['kind'], prepared: boolean, socketPath?: string): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, prepared ? { statementNameGenerator: statementNamer() } : {}) });
+  const nameOf = prepared ? statementNamer() : undefined;
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, nameOf ? { statementNameGenerator: nameOf } : {}) });
   return {
     prisma,
-    sql: fromPgPool(pool),
+    sql: fromPgPool(pool, nameOf),
     listen: poolListen(pool),
     kind,
     socketPath,

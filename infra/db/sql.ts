@@ -1,7 +1,9 @@
-// A minimal SQL connection used outside Prisma: by the migrator (multi-statement scripts) and by tests
-// that inspect the catalog. One interface over a PostgreSQL server (pg) and the embedded PGlite.
+// A minimal SQL connection used outside Prisma: by the migrator (multi-statement scripts), by the read statements
+// that must not pay Prisma's per-row work (resolvers/contacts/contacts.ts), and by tests that inspect the catalog.
+// One interface over a PostgreSQL server (pg) and the embedded PGlite; rows come as each driver types them.
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
+import type { StatementNamer } from './preparedStatements.js';
 
 export interface SqlConnection {
   /** Runs a script of one or more statements without parameters. */
@@ -26,30 +28,35 @@ export function fromPGlite(db: PGlite): SqlConnection {
 
 type PgQueryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
-function fromPgQueryable(target: PgQueryable, session: SqlConnection['session']): SqlConnection {
+function fromPgQueryable(target: PgQueryable, session: SqlConnection['session'], nameOf?: StatementNamer): SqlConnection {
   return {
     async exec(script) {
       await target.query(script);
     },
-    async query<Row extends Record<string, unknown>>(text: string, params: unknown[] = []) {
-      return (await target.query<Row>(text, params)).rows;
+    async query<Row extends Record<string, unknown>>(text: string, values: unknown[] = []) {
+      return (await target.query<Row>({ name: nameOf?.({ sql: text }), text, values })).rows;
     },
     session,
   };
 }
 
-export function fromPgPool(pool: pg.Pool): SqlConnection {
-  return fromPgQueryable(pool, async (work) => {
-    const client = await pool.connect();
-    // A connection lost mid-session fails the query in flight; without a listener it would also crash the process.
-    const ignore = () => {};
-    client.on('error', ignore);
-    try {
-      const connection: SqlConnection = fromPgQueryable(client, (inner) => inner(connection));
-      return await work(connection);
-    } finally {
-      client.off('error', ignore);
-      client.release();
-    }
-  });
+/** `nameOf`: the namer of the database's Prisma client too, so that a name means one statement on a connection. */
+export function fromPgPool(pool: pg.Pool, nameOf?: StatementNamer): SqlConnection {
+  return fromPgQueryable(
+    pool,
+    async (work) => {
+      const client = await pool.connect();
+      // A connection lost mid-session fails the query in flight; without a listener it would also crash the process.
+      const ignore = () => {};
+      client.on('error', ignore);
+      try {
+        const connection: SqlConnection = fromPgQueryable(client, (inner) => inner(connection), nameOf);
+        return await work(connection);
+      } finally {
+        client.off('error', ignore);
+        client.release();
+      }
+    },
+    nameOf,
+  );
 }

@@ -18,7 +18,7 @@ import {
   waId,
   type DefaultProviders,
 } from './channels.js';
-import { contactDetail, type ContactDetail } from './contacts.js';
+import { asContactRow, contactDetail, type ContactDetail } from './contacts.js';
 
 export const MAX_IMPORT_ROWS = 500;
 
@@ -83,7 +83,7 @@ async function insertContact(db: Db, workspaceId: string, input: ContactInput, p
       channels: await firstChannels(db, workspaceId, identities),
     },
   });
-  return { ...created, tags: [], conversation_count: 0 };
+  return { ...asContactRow(created), tags: [], conversation_count: 0 };
 }
 
 export async function createContact(ctx: Context, input: Record<string, unknown>) {
@@ -96,15 +96,18 @@ export async function createContact(ctx: Context, input: Record<string, unknown>
 export async function updateContact(ctx: Context, input: Record<string, unknown>) {
   const { workspaceId } = requireActor(ctx);
   const { id, ...changes } = parseInput(updateInput, input);
-  return refusingDuplicates(() =>
+  await refusingDuplicates(() =>
     ctx.prisma.$transaction(async (tx) => {
       const found = await tx.customer.findFirst({ where: { id, company_id: workspaceId }, select: { id: true } });
       if (!found) throw notFound('Customer');
       await tx.customer.update({ where: { id }, data: profileData(changes) });
       await writeIdentities(tx, workspaceId, id, changes);
-      return (await contactDetail(tx, workspaceId, id))!;
     }),
   );
+  // Read once committed, as every read of a contact is (contactDetail); deleted meanwhile, it is not found.
+  const updated = await contactDetail(ctx.sql, workspaceId, id);
+  if (!updated) throw notFound('Customer');
+  return updated;
 }
 
 /** Deletes the contact with everything that is about it: conversations, their messages, notes, summaries. */

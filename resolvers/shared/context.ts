@@ -1,6 +1,7 @@
 // What every resolver receives: the services it may use and who is asking. Nothing here knows about HTTP.
 import type { Prisma, PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { MediaFiles } from '../../infra/media/mediaFiles.js';
+import type { SqlConnection } from '../../infra/db/sql.js';
 import type { SecretBox } from '../../infra/crypto/secrets.js';
 import type { MessagingProviders } from '../../adapters/providers/registry.js';
 import type { TargetGuard } from '../../infra/net/targetGuard.js';
@@ -33,6 +34,9 @@ export type Db = Prisma.TransactionClient;
 
 export type Services = {
   prisma: PrismaClient;
+  /** The same database without Prisma, for the few read statements whose rows Prisma's mapping would cost more
+   * than the statement itself (the contact pages and a contact's detail). */
+  sql: SqlConnection;
   secrets: SecretBox;
   version: string;
   messaging: MessagingProviders;

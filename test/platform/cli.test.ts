@@ -51,6 +51,7 @@ async function asService<T>(work: (fetch: ServiceCalls) => Promise<T>): Promise<
   const secrets = createSecretBox(loadEncryptionKey(undefined, dataDir));
   const services = createServices({
     prisma: db.prisma,
+    sql: db.sql,
     listen: db.listen,
     secrets,
     version: '0.1.0',

@@ -2,6 +2,7 @@
 // Each answer is the JSON the GraphQL mutation behind the route (and the MCP tool over it) gives.
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
+import { seedConversation } from '../support/conversations.js';
 import { SPEC_FIELDS, UTC_DATE_TIME, expectError, getJson, operationResult, postJson, sendJson } from './fixtures.js';
 
 const h = await openHarness();
@@ -20,6 +21,31 @@ async function createContact(body: Record<string, unknown>, as = key): Promise<R
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body;
 }
+
+describe('a contact read by written statements', () => {
+  it('is the contact Prisma reads: its record, the list and search give what a conversation embeds, timestamps as the same ISO text', async () => {
+    const contact = await createContact({
+      name: 'Timestamp Tess',
+      phone_number: newPhone(),
+      email: 'tess@example.com',
+      metadata: { plan: 'pro', seats: 3, labels: ['a', 'b'], nested: { ok: true, none: null } },
+    });
+    // Years below 1000 are written with four digits by both, as by toISOString.
+    await h.db.prisma.customer.update({ where: { id: contact.id }, data: { last_message_at: new Date('0999-02-03T04:05:06.789Z') } });
+    const conversation = await seedConversation(h.db.prisma, ws, contact.id);
+    // The conversation's contact is read through Prisma (a relation of the conversation).
+    const embedded = (await getJson(h, `/api/v1/conversations/${conversation.id}`, { key })).body.customer;
+    const stored = await h.db.prisma.customer.findUniqueOrThrow({ where: { id: contact.id } });
+    expect(embedded).toMatchObject({ id: contact.id, created_at: stored.created_at.toISOString(), metadata: stored.metadata });
+    const listed = (await getJson(h, '/api/v1/contacts?limit=100', { key })).body.data.find(
+      (item: { id: string }) => item.id === contact.id,
+    );
+    expect(listed).toEqual(embedded);
+    expect((await getJson(h, '/api/v1/contacts/search?q=Timestamp%20Tess', { key })).body.data).toEqual([embedded]);
+    const record = (await getJson(h, `/api/v1/contacts/${contact.id}`, { key })).body;
+    expect(record).toMatchObject({ ...embedded, last_message_at: '0999-02-03T04:05:06.789Z', conversation_count: 1 });
+  });
+});
 
 describe('POST /api/v1/contacts', () => {
   it('creates a contact: 201 with its CustomerDetail, the same JSON GraphQL and MCP give for it', async () => {

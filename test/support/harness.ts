@@ -103,6 +103,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logger = createLogger('silent');
   const services = createServices({
     prisma: db.prisma,
+    sql: db.sql,
     listen: db.listen,
     secrets: createSecretBox(randomBytes(32)),
     version: VERSION,
