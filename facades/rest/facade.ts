@@ -45,21 +45,19 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
   checkDeprecations(routes, options.customersSunset);
   const router = createRestRouter({ ...options, routes });
   const openApiDocument = JSON.stringify(buildOpenApiDocument(options.schema, routes, options.version));
+  /** The documents at fixed paths, answered to GET only: the OpenAPI document and the /docs reference's files. */
+  const documents = new Map<string, () => Response>([
+    [OPENAPI_PATH, () => new Response(openApiDocument, { headers: { 'content-type': 'application/json; charset=utf-8' } })],
+    ...DOCS_PATHS.map((path) => [path, () => docsResponse(path)] as const),
+  ]);
   const mediaRoute = createMediaRoute(options.gateway, options.mediaFiles);
   const csvExportRoute = createCsvExportRoute(options.gateway);
   return {
     async onRequest({ request, url, endResponse }) {
       const { requestId } = requestState(request);
-      if (DOCS_PATHS.includes(url.pathname)) {
-        endResponse(request.method === 'GET' ? docsResponse(url.pathname) : methodNotAllowed(request, url.pathname, requestId, 'GET'));
-        return;
-      }
-      if (url.pathname === OPENAPI_PATH) {
-        endResponse(
-          request.method === 'GET'
-            ? new Response(openApiDocument, { headers: { 'content-type': 'application/json; charset=utf-8' } })
-            : methodNotAllowed(request, url.pathname, requestId, 'GET'),
-        );
+      const document = documents.get(url.pathname);
+      if (document) {
+        endResponse(request.method === 'GET' ? document() : methodNotAllowed(request, url.pathname, requestId, 'GET'));
         return;
       }
       if (!url.pathname.startsWith(`${REST_BASE_PATH}/`) || SOFA_SUBSCRIPTIONS.test(url.pathname)) return;
