@@ -2,7 +2,8 @@
 // CLI on a socket in DATA_DIR), applies migrations and serves HTTPS only on PORT, with Prometheus metrics on
 // METRICS_PORT, until SIGTERM drains and stops it.
 // Webhook delivery workers run in this process unless WEBHOOK_WORKERS=0, campaign workers unless
-// CAMPAIGN_WORKERS=0, AI agent workers unless AGENT_WORKERS=0 (then `npm run worker` runs them).
+// CAMPAIGN_WORKERS=0, AI agent workers unless AGENT_WORKERS=0 (then `npm run worker` runs them), starting a second
+// after the server listens.
 import { loadSettings } from '../infra/config/settings.js';
 import { startMetricsServer } from '../infra/observability/metricsServer.js';
 import { loadCertificate } from '../infra/transport/certificate.js';
@@ -13,18 +14,17 @@ import { createEdge } from './edge.js';
 import { createLogger, exitAfterLogs } from '../infra/observability/logger.js';
 import { connectRedis } from '../infra/redis.js';
 import { openRuntime, VERSION } from './runtime.js';
-import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
-import { startDeliveryWorker } from '../workers/webhooks/worker.js';
-import { campaignOptionsFrom } from '../workers/campaigns/options.js';
-import { startCampaignWorker } from '../workers/campaigns/worker.js';
-import { agentOptionsFrom } from '../workers/agent/options.js';
-import { startAgentWorker } from '../workers/agent/worker.js';
-import { startEventPruner } from '../workers/events/pruner.js';
+import { startBackgroundWork } from './backgroundWork.js';
 import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 import { createSessionStore } from '../infra/mcp/sessionStore.js';
 import { randomUUID } from 'node:crypto';
 import { issueSetupToken } from '../resolvers/workspace/signIn.js';
 import { setupPageUrl } from '../facades/auth/paths.js';
+
+/** From the server listening to its background workers starting. */
+const BACKGROUND_START_DELAY_MS = 1000;
+/** From the server listening to the collection of what its start left behind (after the workers' start). */
+const START_UP_COLLECTION_DELAY_MS = 3000;
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
@@ -58,27 +58,6 @@ const { yoga, mcpSessions } = createApp(runtime.services, {
 });
 shutdown.register({ name: 'mcp sessions', stage: 'drain', stop: () => mcpSessions.closeAll() });
 
-if (settings.WEBHOOK_WORKERS) {
-  const webhookWorker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
-  shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
-  const eventPruner = startEventPruner(
-    runtime.services,
-    { retentionDays: settings.EVENT_RETENTION_DAYS, pollMs: settings.EVENT_PRUNE_INTERVAL_MS },
-    logger,
-  );
-  shutdown.register({ name: 'event pruner', stage: 'drain', stop: () => eventPruner.stop() });
-}
-
-if (settings.CAMPAIGN_WORKERS) {
-  const campaignWorker = startCampaignWorker(runtime.services, campaignOptionsFrom(settings), logger);
-  shutdown.register({ name: 'campaign workers', stage: 'drain', stop: () => campaignWorker.stop() });
-}
-
-if (settings.AGENT_WORKERS) {
-  const agentWorker = startAgentWorker(runtime.services, agentOptionsFrom(settings), logger);
-  shutdown.register({ name: 'agent workers', stage: 'drain', stop: () => agentWorker.stop() });
-}
-
 const certificate = await loadCertificate({
   certFile: settings.TLS_CERT_FILE,
   keyFile: settings.TLS_KEY_FILE,
@@ -109,6 +88,18 @@ logger.info(
   `messaging-crm listening on port ${port} (https only, ${runtime.db.kind} database)`,
 );
 
+// The workers start a moment after the server listens: each one's first round is a first read of its tables, which
+// on the embedded database (one session, its caches cold) would hold up the first requests by a third of a second.
+const backgroundStart = setTimeout(
+  () =>
+    startBackgroundWork(
+      { webhooks: settings.WEBHOOK_WORKERS, campaigns: settings.CAMPAIGN_WORKERS, agents: settings.AGENT_WORKERS },
+      { services: runtime.services, settings, version: VERSION, logger, shutdown },
+    ),
+  BACKGROUND_START_DELAY_MS,
+);
+shutdown.register({ name: 'background start', stage: 'drain', stop: () => clearTimeout(backgroundStart) });
+
 // While no workspace exists, every start prints a fresh one-time link to the console's first-run page.
 const setupToken = await issueSetupToken(runtime.services);
 if (setupToken) {
@@ -120,7 +111,8 @@ const metrics = await startMetricsServer(settings.METRICS_HOST, settings.METRICS
 shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.close() });
 logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRICS_HOST}:${metrics.port}/metrics`);
 
-// Start-up leaves tens of megabytes of garbage (the schema, the routes and the OpenAPI document are built, the
-// bundle's modules run once) that V8 may keep for minutes while the service is idle. One full collection now,
-// with node's --expose-gc (package.json's node_flags), makes idle memory what is live.
-(globalThis as { gc?: () => void }).gc?.();
+// Start-up leaves tens of megabytes of garbage (the schema is built, the bundle's modules run once, the workers'
+// first rounds) that V8 may keep for minutes while the service is idle. One full collection once start-up is over,
+// with node's --expose-gc (package.json's node_flags), makes idle memory what is live; run as the server began to
+// listen, its 50 ms held up the first requests.
+setTimeout(() => (globalThis as { gc?: () => void }).gc?.(), START_UP_COLLECTION_DELAY_MS).unref();

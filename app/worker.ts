@@ -9,13 +9,7 @@ import { createLogger, exitAfterLogs } from '../infra/observability/logger.js';
 import { startMetricsServer } from '../infra/observability/metricsServer.js';
 import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 import { openRuntime, VERSION } from './runtime.js';
-import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
-import { startDeliveryWorker } from '../workers/webhooks/worker.js';
-import { campaignOptionsFrom } from '../workers/campaigns/options.js';
-import { startCampaignWorker } from '../workers/campaigns/worker.js';
-import { agentOptionsFrom } from '../workers/agent/options.js';
-import { startAgentWorker } from '../workers/agent/worker.js';
-import { startEventPruner } from '../workers/events/pruner.js';
+import { startBackgroundWork } from './backgroundWork.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
@@ -35,24 +29,7 @@ const metrics = await startMetricsServer(settings.METRICS_HOST, settings.METRICS
 shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.close() });
 logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRICS_HOST}:${metrics.port}/metrics`);
 
-const webhookWorker = startDeliveryWorker(runtime.services, deliveryOptionsFrom(settings, VERSION), logger);
-shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
-const eventPruner = startEventPruner(
-  runtime.services,
-  { retentionDays: settings.EVENT_RETENTION_DAYS, pollMs: settings.EVENT_PRUNE_INTERVAL_MS },
-  logger,
+startBackgroundWork(
+  { webhooks: true, campaigns: settings.CAMPAIGN_WORKERS, agents: settings.AGENT_WORKERS },
+  { services: runtime.services, settings, version: VERSION, logger, shutdown },
 );
-shutdown.register({ name: 'event pruner', stage: 'drain', stop: () => eventPruner.stop() });
-logger.info({ concurrency: settings.WEBHOOK_CONCURRENCY }, 'webhook delivery worker started');
-
-if (settings.CAMPAIGN_WORKERS) {
-  const campaignWorker = startCampaignWorker(runtime.services, campaignOptionsFrom(settings), logger);
-  shutdown.register({ name: 'campaign workers', stage: 'drain', stop: () => campaignWorker.stop() });
-  logger.info({ send_rate_per_minute: settings.CAMPAIGN_SEND_RATE_PER_MINUTE }, 'campaign worker started');
-}
-
-if (settings.AGENT_WORKERS) {
-  const agentWorker = startAgentWorker(runtime.services, agentOptionsFrom(settings), logger);
-  shutdown.register({ name: 'agent workers', stage: 'drain', stop: () => agentWorker.stop() });
-  logger.info({ concurrency: settings.AGENT_CONCURRENCY }, 'agent worker started');
-}

@@ -1,11 +1,13 @@
-// The REST facade's router: sofa-api routers (createSofaRouter), built once at start-up, and the spec adapter
-// that gives sofa what it cannot express. sofa serves as its authors meant it to: it routes each request to its
+// The REST facade's router: sofa-api routers (createSofaRouter), each built once by its first request, and the spec
+// adapter that gives sofa what it cannot express. sofa serves as its authors meant it to: it routes each request to its
 // route by method and path (literal segments first), hands our `execute` hook the request, answers the route's
 // JSON with the route's status, and passes failures to our `errorHandler`. Its router finds a path with
 // parameters by trying each such path of the method in turn, a URLPattern match of eight regular expressions
 // each; behind one router for every route, that walk was a tenth of a contact read's CPU and a quarter of what
 // it allocated. So there is one router per first path segment (`contacts`, `conversations`, …), found by a map
-// lookup, and each walks only its segment's few paths. What sofa cannot do, and what the adapter does instead:
+// lookup, and each walks only its segment's few paths. Building them all at start-up (a URLPattern polyfill object
+// compiled per path and method) was a quarter of a second of every start, so a segment's router is built by the
+// first request under it. What sofa cannot do, and what the adapter does instead:
 // - sofa makes one route of one root field, and builds that field's selection itself (depth-limited, records
 //   reduced to {id}); the spec needs several routes over one operation (the customers aliases, the two
 //   templates paths) and answers each with its named operation's selection. So sofa is given a routing view:
@@ -160,7 +162,14 @@ export function createRestRouter(options: RestRouterOptions) {
     const segment = firstSegment(bound.route.path);
     segments.set(segment, [...(segments.get(segment) ?? []), bound]);
   }
-  const routers = new Map([...segments].map(([segment, routes]) => [segment, segmentRouter(routes)]));
+  const routers = new Map<string, Router>();
+  function routerOf(segment: string): Router | undefined {
+    const routes = segments.get(segment);
+    if (!routes) return undefined;
+    const router = routers.get(segment) ?? segmentRouter(routes);
+    routers.set(segment, router);
+    return router;
+  }
 
   return {
     /** The answer of the route the request names, or undefined when no route has its path. */
@@ -170,8 +179,7 @@ export function createRestRouter(options: RestRouterOptions) {
       const call: Call = { request, url, requestId, headers: {} };
       // A literal first segment wins over a parameter there, as within one router (bySpecificity).
       const segment = firstSegment(url.pathname.slice(REST_BASE_PATH.length));
-      const response =
-        (await routers.get(segment)?.handleRequest(request, call)) ?? (await routers.get(PARAMETER)?.handleRequest(request, call));
+      const response = (await routerOf(segment)?.handleRequest(request, call)) ?? (await routerOf(PARAMETER)?.handleRequest(request, call));
       for (const [name, value] of Object.entries(call.headers)) response?.headers.set(name, value);
       return response;
     },

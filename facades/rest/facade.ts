@@ -44,10 +44,17 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
   const routes = restRoutes(options.schema, options.table ?? FACADE_TABLE);
   checkDeprecations(routes, options.customersSunset);
   const router = createRestRouter({ ...options, routes });
-  const openApiDocument = JSON.stringify(buildOpenApiDocument(options.schema, routes, options.version));
+  // Written by its first request rather than at start-up, whose time it would lengthen for a document few ask for.
+  let openApiDocument: string | undefined;
   /** The documents at fixed paths, answered to GET only: the OpenAPI document and the /docs reference's files. */
   const documents = new Map<string, () => Response>([
-    [OPENAPI_PATH, () => new Response(openApiDocument, { headers: { 'content-type': 'application/json; charset=utf-8' } })],
+    [
+      OPENAPI_PATH,
+      () => {
+        openApiDocument ??= JSON.stringify(buildOpenApiDocument(options.schema, routes, options.version));
+        return new Response(openApiDocument, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+      },
+    ],
     ...DOCS_PATHS.map((path) => [path, () => docsResponse(path)] as const),
   ]);
   const mediaRoute = createMediaRoute(options.gateway, options.mediaFiles);

@@ -1,0 +1,44 @@
+// The background workers of a process, started together and stopped through the shutdown registry: webhook
+// delivery with the event pruner, campaigns and AI agent runs, each when asked for. The server runs them in
+// process (WEBHOOK_WORKERS, CAMPAIGN_WORKERS, AGENT_WORKERS) and `npm run worker` runs them alone.
+import type { Logger } from 'pino';
+import type { Settings } from '../infra/config/settings.js';
+import type { ShutdownRegistry } from '../infra/shutdown.js';
+import type { Services } from '../resolvers/shared/context.js';
+import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
+import { startDeliveryWorker } from '../workers/webhooks/worker.js';
+import { campaignOptionsFrom } from '../workers/campaigns/options.js';
+import { startCampaignWorker } from '../workers/campaigns/worker.js';
+import { agentOptionsFrom } from '../workers/agent/options.js';
+import { startAgentWorker } from '../workers/agent/worker.js';
+import { startEventPruner } from '../workers/events/pruner.js';
+
+export type BackgroundWork = { webhooks: boolean; campaigns: boolean; agents: boolean };
+
+export function startBackgroundWork(
+  work: BackgroundWork,
+  context: { services: Services; settings: Settings; version: string; logger: Logger; shutdown: ShutdownRegistry },
+): void {
+  const { services, settings, logger, shutdown } = context;
+  if (work.webhooks) {
+    const webhookWorker = startDeliveryWorker(services, deliveryOptionsFrom(settings, context.version), logger);
+    shutdown.register({ name: 'webhook workers', stage: 'drain', stop: () => webhookWorker.stop() });
+    const eventPruner = startEventPruner(
+      services,
+      { retentionDays: settings.EVENT_RETENTION_DAYS, pollMs: settings.EVENT_PRUNE_INTERVAL_MS },
+      logger,
+    );
+    shutdown.register({ name: 'event pruner', stage: 'drain', stop: () => eventPruner.stop() });
+    logger.info({ concurrency: settings.WEBHOOK_CONCURRENCY }, 'webhook delivery worker started');
+  }
+  if (work.campaigns) {
+    const campaignWorker = startCampaignWorker(services, campaignOptionsFrom(settings), logger);
+    shutdown.register({ name: 'campaign workers', stage: 'drain', stop: () => campaignWorker.stop() });
+    logger.info({ send_rate_per_minute: settings.CAMPAIGN_SEND_RATE_PER_MINUTE }, 'campaign worker started');
+  }
+  if (work.agents) {
+    const agentWorker = startAgentWorker(services, agentOptionsFrom(settings), logger);
+    shutdown.register({ name: 'agent workers', stage: 'drain', stop: () => agentWorker.stop() });
+    logger.info({ concurrency: settings.AGENT_CONCURRENCY }, 'agent worker started');
+  }
+}
