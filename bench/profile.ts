@@ -8,7 +8,7 @@ import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure } from './load.js';
-import { SERVICE_ARGS, startProcess } from './servers.js';
+import { startService } from './servers.js';
 
 type Frame = { functionName: string; url: string; lineNumber: number; columnNumber: number };
 type ProfileNode = { id: number; callFrame: Frame; children?: number[] };
@@ -95,7 +95,7 @@ export async function profileRead(options: {
 }): Promise<ProfileResult> {
   const dir = mkdtempSync(join(tmpdir(), 'crm-bench-profile-'));
   const launched = performance.now();
-  const service = await startProcess(['--cpu-prof', '--cpu-prof-dir', dir, ...SERVICE_ARGS], options.env);
+  const service = await startService(options.env, ['--cpu-prof', '--cpu-prof-dir', dir]);
   const headers = { authorization: `Bearer ${options.key}` };
   try {
     await measure({ url: `${service.url}${options.read.path}`, headers, seconds: options.warmupSeconds, connections: options.connections });

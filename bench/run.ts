@@ -15,7 +15,7 @@ import { createWorkspace } from '../resolvers/workspace/workspaces.js';
 import { createApiKey } from '../resolvers/workspace/apiKeys.js';
 import { ALL_KEY_SCOPES } from '../resolvers/workspace/scopes.js';
 import { seedBenchData } from './seed.js';
-import { SERVICE_ARGS, startProcess, type Server } from './servers.js';
+import { startProcess, startService, type Server } from './servers.js';
 import { measure, type LoadResult } from './load.js';
 import { readsFor, restPath } from './reads.js';
 import { SEARCH_CLASSES, SEARCHED_LISTS, type SearchedList, searchTermsFor } from './searchTerms.js';
@@ -216,7 +216,7 @@ async function measureSends({ service, workspace }: Measured, pool: pg.Pool): Pr
  * call (WEBHOOK_ALLOWED_HOSTS), trusting the receiver's self-signed certificate (WEBHOOK_CA_FILE). */
 async function runFanOut(env: Record<string, string>, workspace: BenchWorkspace): Promise<FanOutResult> {
   const receiver = await startReceiver();
-  const service = await startProcess(SERVICE_ARGS, {
+  const service = await startService({
     ...env,
     NODE_ENV: 'development',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
@@ -249,7 +249,7 @@ async function runFanOut(env: Record<string, string>, workspace: BenchWorkspace)
 
 /** Subscribers run against a service of their own, so its memory growth is theirs alone. */
 async function runSubscribers(env: Record<string, string>, live: LiveWorkspace): Promise<SubscribersResult> {
-  const service = await startProcess(SERVICE_ARGS, env);
+  const service = await startService(env);
   try {
     return await measureSubscribers({
       url: service.url,
@@ -278,7 +278,7 @@ async function main() {
     RATE_LIMIT_PER_MINUTE: '1000000000',
   };
   execSync('node scripts/build.mjs', { stdio: 'inherit' });
-  const service = await startProcess(SERVICE_ARGS, env);
+  const service = await startService(env);
   const baseline = await startProcess(['--import', 'tsx', 'bench/baseline.ts'], env);
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 2 });
   try {

@@ -15,13 +15,18 @@ function rssMb(pid: number): number {
   }
 }
 
-/** The service as `npm start` runs it: dist/main.js with the node flags of package.json (config.node_flags). */
-export const SERVICE_ARGS = [
-  ...(JSON.parse(readFileSync('package.json', 'utf8')) as { config: { node_flags: string } }).config.node_flags.split(' '),
-  'dist/main.js',
-];
+const CONFIG = (JSON.parse(readFileSync('package.json', 'utf8')) as { config: { node_flags: string; malloc_arena_max: string } }).config;
 
-/** `args` are node's: the service's are SERVICE_ARGS, the baseline runs through tsx. */
+/** The service as `npm start` runs it: dist/main.js with the node flags and the allocator setting of package.json's
+ * config, `nodeArgs` before them (a profiler's). */
+export function startService(env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
+  return startProcess([...nodeArgs, ...CONFIG.node_flags.split(' '), 'dist/main.js'], {
+    MALLOC_ARENA_MAX: CONFIG.malloc_arena_max,
+    ...env,
+  });
+}
+
+/** `args` are node's: the service's are startService's, the baseline runs through tsx. */
 export function startProcess(args: string[], env: Record<string, string>): Promise<Server> {
   const script = args.join(' ');
   const child: ChildProcess = spawn(process.execPath, args, {

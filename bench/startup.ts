@@ -14,7 +14,7 @@ import { createWorkspace } from '../resolvers/workspace/workspaces.js';
 import { measure, type LoadResult } from './load.js';
 import { readsFor } from './reads.js';
 import { seedBenchData } from './seed.js';
-import { SERVICE_ARGS, startProcess } from './servers.js';
+import { startService } from './servers.js';
 
 export type StartResult = { kind: string; seconds: number; idle_rss_mb: number };
 export type EmbeddedLoadResult = { contacts: number; idle_rss_mb: number; max_rss_mb: number; reads: Record<string, LoadResult> };
@@ -125,7 +125,7 @@ export async function measureEmbeddedLoad(options: {
       messagesPerConversation: options.messagesPerConversation,
     });
     await db.close();
-    const service = await startProcess(SERVICE_ARGS, {
+    const service = await startService({
       DATA_DIR: dataDir,
       PORT: '0',
       METRICS_PORT: '0',

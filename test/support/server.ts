@@ -17,10 +17,11 @@ import { ALL_KEY_SCOPES } from '../../resolvers/workspace/scopes.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** The flags `npm start` gives node (package.json, config.node_flags): the process runs as in production. */
-const NODE_FLAGS = (
-  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { config: { node_flags: string } }
-).config.node_flags.split(' ');
+/** What `npm start` gives node (package.json's config: its flags and allocator setting): the process runs as in production. */
+const CONFIG = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { config: { node_flags: string; malloc_arena_max: string } }
+).config;
+const NODE_FLAGS = CONFIG.node_flags.split(' ');
 const START_TIMEOUT_MS = 90_000;
 
 export type LogLine = Record<string, unknown> & { msg: string };
@@ -68,6 +69,7 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     PORT: '0',
     METRICS_PORT: '0',
     LOG_LEVEL: 'info',
+    MALLOC_ARENA_MAX: CONFIG.malloc_arena_max,
     DATA_DIR: options.dataDir,
     // Workers would claim other test files' deliveries, campaigns and agent runs on a shared PostgreSQL (this env replaces
     // the one vitest.config.ts sets for child processes).
