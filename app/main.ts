@@ -90,15 +90,15 @@ logger.info(
 
 // The workers start a moment after the server listens: each one's first round is a first read of its tables, which
 // on the embedded database (one session, its caches cold) would hold up the first requests by a third of a second.
-const backgroundStart = setTimeout(
-  () =>
-    startBackgroundWork(
-      { webhooks: settings.WEBHOOK_WORKERS, campaigns: settings.CAMPAIGN_WORKERS, agents: settings.AGENT_WORKERS },
-      { services: runtime.services, settings, version: VERSION, logger, shutdown },
-    ),
-  BACKGROUND_START_DELAY_MS,
-);
-shutdown.register({ name: 'background start', stage: 'drain', stop: () => clearTimeout(backgroundStart) });
+// A stop before then cancels the start; once started, the workers' own hooks stop them.
+const backgroundStart = setTimeout(() => {
+  cancelBackgroundStart();
+  startBackgroundWork(
+    { webhooks: settings.WEBHOOK_WORKERS, campaigns: settings.CAMPAIGN_WORKERS, agents: settings.AGENT_WORKERS },
+    { services: runtime.services, settings, version: VERSION, logger, shutdown },
+  );
+}, BACKGROUND_START_DELAY_MS);
+const cancelBackgroundStart = shutdown.register({ name: 'background start', stage: 'drain', stop: () => clearTimeout(backgroundStart) });
 
 // While no workspace exists, every start prints a fresh one-time link to the console's first-run page.
 const setupToken = await issueSetupToken(runtime.services);

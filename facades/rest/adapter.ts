@@ -164,9 +164,11 @@ export function createRestRouter(options: RestRouterOptions) {
   }
   const routers = new Map<string, Router>();
   function routerOf(segment: string): Router | undefined {
+    const built = routers.get(segment);
+    if (built) return built;
     const routes = segments.get(segment);
     if (!routes) return undefined;
-    const router = routers.get(segment) ?? segmentRouter(routes);
+    const router = segmentRouter(routes);
     routers.set(segment, router);
     return router;
   }
