@@ -1,7 +1,7 @@
 // GraphQL Code Generator, run programmatically: writes the schema's SDL to schema.graphql (sorted), the
 // TypeScript types of the facades' operations to facades/core/operations.generated.ts, and the REST facade's
 // OpenAPI document to docs/openapi.json (the same document the service serves at /api/v1/openapi.json).
-// `npm run codegen` writes them; `npm run codegen:check` (and test/graphql/codegen.test.ts) fail when they are stale.
+// `npm run codegen` writes them; `npm run codegen:check` (and test/facades/codegen.test.ts) fail when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, printSchema } from 'graphql';

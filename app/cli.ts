@@ -7,12 +7,12 @@ import { openRuntime, type Runtime } from './runtime.js';
 import { migrate } from '../infra/db/migrate.js';
 import { createWorkspace } from '../resolvers/workspace/workspaces.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../resolvers/workspace/apiKeys.js';
-import { createIntegration } from '../resolvers/messaging/integrations.js';
+import { createIntegration } from '../resolvers/workspace/integrations.js';
 import { DomainError } from '../resolvers/shared/errors.js';
 import { KEY_SCOPES } from '../resolvers/workspace/scopes.js';
 import { seedDemo } from './seed.js';
-import { checkedPassword, hashPassword } from '../resolvers/workspace/passwords.js';
-import { setPassword } from '../resolvers/workspace/team.js';
+import { checkedPassword, hashPassword } from '../resolvers/people/passwords.js';
+import { setPassword } from '../resolvers/people/team.js';
 
 const HELP = `Usage: npm run cli -- <command> [options]
 

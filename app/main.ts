@@ -18,7 +18,7 @@ import { startBackgroundWork } from './backgroundWork.js';
 import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 import { createSessionStore } from '../infra/mcp/sessionStore.js';
 import { randomUUID } from 'node:crypto';
-import { issueSetupToken } from '../resolvers/workspace/signIn.js';
+import { issueSetupToken } from '../resolvers/people/signIn.js';
 import { setupPageUrl } from '../facades/auth/paths.js';
 
 /** From the server listening to its background workers starting. */

@@ -10,7 +10,7 @@ import type { Settings } from '../infra/config/settings.js';
 import { createMessagingProviders, type MessagingSettings } from '../adapters/providers/registry.js';
 import type { Services } from '../resolvers/shared/context.js';
 import type { TargetGuard } from '../infra/net/targetGuard.js';
-import { integrationContext } from '../resolvers/messaging/integrations.js';
+import { integrationContext } from '../resolvers/workspace/integrations.js';
 import { applyStatusUpdate } from '../resolvers/messaging/messageStatus.js';
 import { createStatusMoves } from '../resolvers/messaging/statusMoves.js';
 import { createPublicUrls } from './publicUrls.js';

@@ -8,15 +8,15 @@ import { Provider } from '@urql/preact';
 import { client } from './client.js';
 import type { JSX } from 'preact';
 import { canManage, loadSession, session, setupRequired, signOut, type Permission } from './session.js';
-import { InvitePage, SetupPage, SignInPage } from './pages/auth.js';
-import { InboxPage } from './pages/inbox.js';
-import { ContactsPage } from './pages/contacts.js';
-import { ApiKeysPage } from './pages/apiKeys.js';
-import { WebhooksPage } from './pages/webhooks.js';
-import { TeamPage } from './pages/team.js';
-import { IntegrationsPage } from './pages/integrations.js';
-import { AccountPage } from './pages/account.js';
-import { AgentPage } from './pages/agent.js';
+import { InvitePage, SetupPage, SignInPage } from './pages/people/auth.js';
+import { InboxPage } from './pages/conversations/inbox.js';
+import { ContactsPage } from './pages/contacts/contacts.js';
+import { ApiKeysPage } from './pages/workspace/apiKeys.js';
+import { WebhooksPage } from './pages/webhooks/webhooks.js';
+import { TeamPage } from './pages/people/team.js';
+import { IntegrationsPage } from './pages/workspace/integrations.js';
+import { AccountPage } from './pages/people/account.js';
+import { AgentPage } from './pages/agent/agent.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();

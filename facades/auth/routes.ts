@@ -1,5 +1,5 @@
 // /auth: the console's door for people. Translates HTTP to the public sign-in operations (facades/operations/
-// auth.graphql) and their session to a cookie, so scripts never see the token: sign-in, the first run's setup,
+// people.graphql) and their session to a cookie, so scripts never see the token: sign-in, the first run's setup,
 // accepting an invitation, sign-out, and the signed-in person's session with its CSRF token. Writes take JSON
 // only and, when the browser says where it comes from, only from this origin: another site's form cannot post
 // here. Failed sign-ins are counted per account and per client address (infra/limits/signInLimit.ts).

@@ -1,5 +1,5 @@
 // The one mapper from a failure to what every facade reports: the spec's error object (code, message, details)
-// and the HTTP status. Execution errors carry their code and status from schema/errors.ts; one without a code
+// and the HTTP status. Execution errors carry their code and status from schema/shared/errors.ts; one without a code
 // was raised by GraphQL itself: a refused request (no data at all) is the caller's VALIDATION_ERROR, anything
 // else is the service's fault and stays masked. Domain errors raised before execution (a REST request whose
 // path or body cannot become variables, MCP arguments no tool takes) map by their code. REST and the public
@@ -8,7 +8,7 @@
 import type { ExecutionResult } from 'graphql';
 import { errorResponse } from '../../infra/http/errorResponse.js';
 import type { DomainError } from '../../resolvers/shared/errors.js';
-import { httpStatusOf, INTERNAL_ERROR_MESSAGE } from '../../schema/errors.js';
+import { httpStatusOf, INTERNAL_ERROR_MESSAGE } from '../../schema/shared/errors.js';
 
 export type Failure = { status: number; code: string; message: string; details?: Record<string, unknown> };
 

@@ -154,83 +154,6 @@ export type AnalyticsExportQueryVariables = Exact<{
 
 export type AnalyticsExportQuery = { analyticsExport: { filename: string, content_type: string, content: string } | null };
 
-export type SessionPartsFragment = { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } };
-
-export type SignInMutationVariables = Exact<{
-  email: string;
-  password: string;
-}>;
-
-
-export type SignInMutation = { signIn: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
-
-export type SetUpMutationVariables = Exact<{
-  token: string;
-  workspace_name: string;
-  name: string;
-  email: string;
-  password: string;
-}>;
-
-
-export type SetUpMutation = { setUp: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
-
-export type InvitationAcceptMutationVariables = Exact<{
-  token: string;
-  name: string;
-  password: string;
-}>;
-
-
-export type InvitationAcceptMutation = { invitationAccept: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
-
-export type SignOutMutationVariables = Exact<{
-  token: string;
-}>;
-
-
-export type SignOutMutation = { signOut: boolean | null };
-
-export type SetupRequiredQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type SetupRequiredQuery = { setupRequired: boolean | null };
-
-export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ViewerQuery = { viewer: { via: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null } | null, workspace: { id: string, name: string } } | null };
-
-export type BookingPageGetQueryVariables = Exact<{
-  public_id: string;
-}>;
-
-
-export type BookingPageGetQuery = { bookingPage: { name: string, time_zone: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } | null };
-
-export type BookingPageSlotsQueryVariables = Exact<{
-  public_id: string;
-  appointment_type_id: string;
-  from: string;
-  to: string;
-}>;
-
-
-export type BookingPageSlotsQuery = { bookingPageSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } | null };
-
-export type BookingPageBookMutationVariables = Exact<{
-  public_id: string;
-  appointment_type_id: string;
-  start_at: string;
-  name: string;
-  phone: string;
-  email?: string | null | undefined;
-  notes?: string | null | undefined;
-}>;
-
-
-export type BookingPageBookMutation = { bookingPageBook: { appointment_id: string, appointment_type_name: string, start_at: string, end_at: string, local_start: string, local_end: string, time_zone: string } | null };
-
 export type CampaignProgressFieldsFragment = { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number };
 
 export type CampaignFieldsFragment = { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } };
@@ -438,6 +361,37 @@ export type ContactChannelRemoveMutationVariables = Exact<{
 
 export type ContactChannelRemoveMutation = { contactChannelRemove: { deleted: boolean, id: string } | null };
 
+export type TagFieldsFragment = { color: string | null, created_at: string, id: string, name: string, updated_at: string };
+
+export type TagsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TagsQuery = { tags: { tags: Array<{ color: string | null, created_at: string, id: string, name: string, updated_at: string }> } | null };
+
+export type TagCreateMutationVariables = Exact<{
+  name: string;
+  color?: string | null | undefined;
+}>;
+
+
+export type TagCreateMutation = { tagCreate: { color: string | null, created_at: string, id: string, name: string, updated_at: string } | null };
+
+export type TagAssignMutationVariables = Exact<{
+  customer_id: string;
+  tag_id: string;
+}>;
+
+
+export type TagAssignMutation = { tagAssign: { assigned: boolean, customer_id: string, tag_id: string } | null };
+
+export type TagUnassignMutationVariables = Exact<{
+  customer_id: string;
+  tag_id: string;
+}>;
+
+
+export type TagUnassignMutation = { tagUnassign: { assigned: boolean, customer_id: string, tag_id: string } | null };
+
 export type ConversationFieldsFragment = { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } };
 
 export type NoteFieldsFragment = { author_user_id: string | null, body: string, conversation_id: string, created_at: string, id: string, updated_at: string };
@@ -626,6 +580,42 @@ export type KnowledgeDocumentDeleteMutationVariables = Exact<{
 
 export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string, title: string } | null };
 
+export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
+
+export type ConversationMessagesQueryVariables = Exact<{
+  conversation_id: string;
+  limit?: number | null | undefined;
+  before?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
+
+export type MessageQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } | null };
+
+export type MessageSearchQueryVariables = Exact<{
+  q: string;
+  conversation_id?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
+
+export type MessageMediaFileQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type MessageMediaFileQuery = { messageMediaFile: { file_key: string, filename: string | null, message_id: string, mime_type: string | null, sha256: string, size: number } | null };
+
 export type MessageSendMutationVariables = Exact<{
   conversation_id?: string | null | undefined;
   to?: string | null | undefined;
@@ -637,14 +627,6 @@ export type MessageSendMutationVariables = Exact<{
 
 
 export type MessageSendMutation = { messageSend: { message: { body: string, conversation_id: string, created_at: string, direction: string, id: string, status: string } } | null };
-
-export type TemplatesQueryVariables = Exact<{
-  provider?: string | null | undefined;
-  status?: string | null | undefined;
-}>;
-
-
-export type TemplatesQuery = { templates: { total: number, templates: Array<{ category: string, id: string, language: string, name: string, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null }> } | null };
 
 export type InboundFailuresListQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -672,6 +654,58 @@ export type ProviderCallbackReceiveMutationVariables = Exact<{
 
 
 export type ProviderCallbackReceiveMutation = { providerCallbackReceive: { status: string } | null };
+
+export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type UsersQuery = { users: Array<{ createdAt: string, email: string, id: string, name: string | null, role: string | null, status: string }> | null };
+
+export type SessionPartsFragment = { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } };
+
+export type SignInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type SignInMutation = { signIn: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
+
+export type SetUpMutationVariables = Exact<{
+  token: string;
+  workspace_name: string;
+  name: string;
+  email: string;
+  password: string;
+}>;
+
+
+export type SetUpMutation = { setUp: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
+
+export type InvitationAcceptMutationVariables = Exact<{
+  token: string;
+  name: string;
+  password: string;
+}>;
+
+
+export type InvitationAcceptMutation = { invitationAccept: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
+
+export type SignOutMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type SignOutMutation = { signOut: boolean | null };
+
+export type SetupRequiredQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SetupRequiredQuery = { setupRequired: boolean | null };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { viewer: { via: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null } | null, workspace: { id: string, name: string } } | null };
 
 export type AppointmentTypeFieldsFragment = { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> };
 
@@ -805,82 +839,48 @@ export type CalendarFeedTokenRotateMutationVariables = Exact<{ [key: string]: ne
 
 export type CalendarFeedTokenRotateMutation = { calendarFeedTokenRotate: { url: string, rotated_at: string } | null };
 
+export type BookingPageGetQueryVariables = Exact<{
+  public_id: string;
+}>;
+
+
+export type BookingPageGetQuery = { bookingPage: { name: string, time_zone: string, appointment_types: Array<{ id: string, name: string, duration_minutes: number }> } | null };
+
+export type BookingPageSlotsQueryVariables = Exact<{
+  public_id: string;
+  appointment_type_id: string;
+  from: string;
+  to: string;
+}>;
+
+
+export type BookingPageSlotsQuery = { bookingPageSlots: { appointment_type_id: string, time_zone: string, slots: Array<{ start_at: string, end_at: string, local_start: string, local_end: string }> } | null };
+
+export type BookingPageBookMutationVariables = Exact<{
+  public_id: string;
+  appointment_type_id: string;
+  start_at: string;
+  name: string;
+  phone: string;
+  email?: string | null | undefined;
+  notes?: string | null | undefined;
+}>;
+
+
+export type BookingPageBookMutation = { bookingPageBook: { appointment_id: string, appointment_type_name: string, start_at: string, end_at: string, local_start: string, local_end: string, time_zone: string } | null };
+
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type HealthQuery = { health: { status: string, service: string, version: string } | null };
 
-export type TagFieldsFragment = { color: string | null, created_at: string, id: string, name: string, updated_at: string };
-
-export type TagsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type TagsQuery = { tags: { tags: Array<{ color: string | null, created_at: string, id: string, name: string, updated_at: string }> } | null };
-
-export type TagCreateMutationVariables = Exact<{
-  name: string;
-  color?: string | null | undefined;
+export type TemplatesQueryVariables = Exact<{
+  provider?: string | null | undefined;
+  status?: string | null | undefined;
 }>;
 
 
-export type TagCreateMutation = { tagCreate: { color: string | null, created_at: string, id: string, name: string, updated_at: string } | null };
-
-export type TagAssignMutationVariables = Exact<{
-  customer_id: string;
-  tag_id: string;
-}>;
-
-
-export type TagAssignMutation = { tagAssign: { assigned: boolean, customer_id: string, tag_id: string } | null };
-
-export type TagUnassignMutationVariables = Exact<{
-  customer_id: string;
-  tag_id: string;
-}>;
-
-
-export type TagUnassignMutation = { tagUnassign: { assigned: boolean, customer_id: string, tag_id: string } | null };
-
-export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
-
-export type ConversationMessagesQueryVariables = Exact<{
-  conversation_id: string;
-  limit?: number | null | undefined;
-  before?: string | null | undefined;
-  after?: string | null | undefined;
-}>;
-
-
-export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
-
-export type MessageQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } | null };
-
-export type MessageSearchQueryVariables = Exact<{
-  q: string;
-  conversation_id?: string | null | undefined;
-  limit?: number | null | undefined;
-  cursor?: string | null | undefined;
-}>;
-
-
-export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
-
-export type MessageMediaFileQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type MessageMediaFileQuery = { messageMediaFile: { file_key: string, filename: string | null, message_id: string, mime_type: string | null, sha256: string, size: number } | null };
-
-export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type UsersQuery = { users: Array<{ createdAt: string, email: string, id: string, name: string | null, role: string | null, status: string }> | null };
+export type TemplatesQuery = { templates: { total: number, templates: Array<{ category: string, id: string, language: string, name: string, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null }> } | null };
 
 export type WebhookSubscriptionFieldsFragment = { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string };
 

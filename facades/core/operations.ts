@@ -16,7 +16,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { operationVariables, type Variable } from '../../schema/variables.js';
+import { operationVariables, type Variable } from '../../schema/shared/variables.js';
 
 // Relative to this file's folder's parent, which is also the parent of dist/ when this code runs bundled.
 export const OPERATIONS_DIR = projectPath('facades/operations');

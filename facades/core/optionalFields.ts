@@ -1,9 +1,9 @@
 // REST and MCP answer in the spec's JSON form, where a field the spec lists as optional is absent when it has no
-// value (schema/specOptional.ts); GraphQL answers it as null. This turns an operation's GraphQL value into that
+// value (schema/shared/specOptional.ts); GraphQL answers it as null. This turns an operation's GraphQL value into that
 // form by walking the operation's selection with the schema's types. Operations that reach no such field answer
 // their value as it is, at no cost.
 import { isListType, isNonNullType, isObjectType, type FieldNode, type FragmentDefinitionNode, type GraphQLOutputType } from 'graphql';
-import { isSpecOptional } from '../../schema/specOptional.js';
+import { isSpecOptional } from '../../schema/shared/specOptional.js';
 import type { PreparedOperation } from './operations.js';
 import { fragmentsOf, selectedFields } from './selection.js';
 

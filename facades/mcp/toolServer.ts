@@ -1,5 +1,5 @@
 // The MCP server of one session. tools/list answers the MCP parts of the facade table (facades/operations), each
-// with its operation's variables as input schema (schema/variables.ts) and annotations from its kind;
+// with its operation's variables as input schema (schema/shared/variables.ts) and annotations from its kind;
 // tools/call runs the tool's operation through the gateway as the HTTP request that carried the call (that
 // request's API key, scopes and masking apply), with the arguments as variables, checked by the rule every
 // surface shares, and answers the root field's JSON, or an error result holding the spec's error object.
@@ -21,7 +21,7 @@ import { errorBody } from '../../infra/http/errorResponse.js';
 import { requestState } from '../../infra/http/requestState.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { invalid } from '../../resolvers/shared/errors.js';
-import { inPlace, variableProperties } from '../../schema/variables.js';
+import { inPlace, variableProperties } from '../../schema/shared/variables.js';
 import type { Gateway } from '../core/gateway.js';
 import { specForm } from '../core/optionalFields.js';
 import { prepareOperation } from '../core/operations.js';

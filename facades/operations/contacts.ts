@@ -1,4 +1,4 @@
-// Where the contact operations (contacts.graphql) are exposed. The customers routes are the spec's deprecated
+// Where the contact and tag operations (contacts.graphql) are exposed. The customers routes are the spec's deprecated
 // aliases of the contacts routes: the same operation, a second route.
 import type { FacadeEntry } from '../core/table.js';
 
@@ -121,5 +121,33 @@ export const CONTACTS: readonly FacadeEntry[] = [
       kind: 'destructive',
       description: 'Remove an identity from its contact; if it was primary, the next one of its type takes its place.',
     },
+  },
+];
+
+/** Tags: assigning a tag is a PUT on the contact's tag. */
+export const TAGS: readonly FacadeEntry[] = [
+  {
+    operation: 'TagAssign',
+    rest: [{ operationId: 'assignTag', method: 'PUT', path: '/contacts/{customer_id}/tags/{tag_id}' }],
+    mcp: { name: 'tags_assign', kind: 'write', description: 'Assign a tag to a contact; assigning it again changes nothing.' },
+  },
+  {
+    operation: 'TagUnassign',
+    rest: [{ operationId: 'unassignTag', method: 'DELETE', path: '/contacts/{customer_id}/tags/{tag_id}' }],
+    mcp: {
+      name: 'tags_unassign',
+      kind: 'destructive',
+      description: 'Remove a tag from a contact; removing an unassigned tag changes nothing.',
+    },
+  },
+  {
+    operation: 'Tags',
+    rest: [{ operationId: 'listTags', method: 'GET', path: '/tags', guideKey: 'tags' }],
+    mcp: { name: 'tags_list', kind: 'read', description: 'List every tag of the workspace, by name.' },
+  },
+  {
+    operation: 'TagCreate',
+    rest: [{ operationId: 'createTag', method: 'POST', path: '/tags', status: 201, errors: ['CONFLICT'] }],
+    mcp: { name: 'tags_create', kind: 'write', description: 'Create a tag; names are unique in the workspace.' },
   },
 ];

@@ -1,36 +1,9 @@
-// Where the messaging operations (messaging.graphql) are exposed. The spec's /api/v1/chat/templates: "chat"
-// stands for the provider's name (`sandbox`, `whatsapp`); /api/v1/templates takes it as an optional parameter.
-import type { ErrorCode } from '../../resolvers/shared/errors.js';
+// Where the messaging operations (messaging.graphql) are exposed: sends, what was said (a conversation's messages,
+// one message, a search over message bodies, under the conversations scope) and the provider's dead letters.
+// The provider callback operations of the same file are run by facades/public/whatsapp/callback.ts.
 import type { FacadeEntry } from '../core/table.js';
 
-const TEMPLATE_ERRORS: readonly ErrorCode[] = ['INTEGRATION_NOT_FOUND', 'PROVIDER_ERROR'];
-
 export const MESSAGING: readonly FacadeEntry[] = [
-  {
-    operation: 'Templates',
-    rest: [
-      {
-        operationId: 'listProviderTemplates',
-        method: 'GET',
-        path: '/{provider}/templates',
-        guideKey: 'templates',
-        errors: TEMPLATE_ERRORS,
-      },
-      {
-        operationId: 'listTemplates',
-        method: 'GET',
-        path: '/templates',
-        guideKey: 'templates',
-        errors: TEMPLATE_ERRORS,
-      },
-    ],
-    mcp: {
-      name: 'templates_list',
-      kind: 'read',
-      description:
-        "List the message templates of the workspace's messaging integration; filter by status (approved, pending, rejected, paused, disabled).",
-    },
-  },
   {
     operation: 'MessageSend',
     rest: [
@@ -67,5 +40,33 @@ export const MESSAGING: readonly FacadeEntry[] = [
       description:
         'List the parts of provider webhooks (inbound messages, status reports) that could never be stored, newest first, with the reason and the raw JSON.',
     },
+  },
+];
+
+/** What was said; MCP tools answer exactly the REST JSON. */
+export const TRANSCRIPTS: readonly FacadeEntry[] = [
+  {
+    operation: 'ConversationMessages',
+    rest: [{ operationId: 'listConversationMessages', method: 'GET', path: '/conversations/{conversation_id}/messages' }],
+    mcp: {
+      name: 'conversations_messages',
+      kind: 'read',
+      description:
+        "Read a conversation's messages, newest first (limit 1-100, default 50). Pass next_cursor as before for older messages; after (a message id) reads the messages newer than it.",
+    },
+  },
+  {
+    operation: 'MessageSearch',
+    rest: [{ operationId: 'searchMessages', method: 'GET', path: '/messages/search' }],
+    mcp: {
+      name: 'messages_search',
+      kind: 'read',
+      description: 'Find messages whose text contains q (case-insensitive), newest first; optionally within one conversation.',
+    },
+  },
+  {
+    operation: 'Message',
+    rest: [{ operationId: 'getMessage', method: 'GET', path: '/messages/{id}' }],
+    mcp: { name: 'messages_get', kind: 'read', description: 'Get one message with its type, media, sender, delivery times and error.' },
   },
 ];

@@ -1,10 +1,10 @@
 // A REST request's input as the variables of its route's operation: the path's segments, and the JSON object
 // body of a POST, PUT or PATCH or else the query string, whose text becomes the JSON value a client would have
-// sent (schema/variables.ts). Only what is REST's own is refused here: a body that is not a JSON object (415,
+// sent (schema/shared/variables.ts). Only what is REST's own is refused here: a body that is not a JSON object (415,
 // 400), an undecodable path segment, a path value repeated in the body or query string, a parameter given
 // twice. Whether each value fits its type is checked when the operation runs, by the rule every surface shares
 // (and here too when the request is refused anyway, so that one answer names every field to fix).
-import { checkVariables, fromQueryText, isList } from '../../schema/variables.js';
+import { checkVariables, fromQueryText, isList } from '../../schema/shared/variables.js';
 import { invalid } from '../../resolvers/shared/errors.js';
 import { domainFailure, type Failure } from '../core/executionFailure.js';
 import { readsBody } from '../core/table.js';

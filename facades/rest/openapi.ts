@@ -1,13 +1,13 @@
 // The OpenAPI 3.1 document of the REST surface, served at /api/v1/openapi.json and checked in as
 // docs/openapi.json. Generated from the REST routes of the facade table (routes.ts): parameters and bodies are
-// the operations' variables as schema/variables.ts describes them; response schemas follow the very selections
+// the operations' variables as schema/shared/variables.ts describes them; response schemas follow the very selections
 // of the operations, so every documented field is present in the response (null where nullable) and nothing
 // else is; errors, the guide form and the headers are described as sent.
 import { getNamedType, getNullableType, isObjectType, OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { KEY_SCOPES, grants, type Permission } from '../../resolvers/workspace/scopes.js';
 import type { ErrorCode } from '../../resolvers/shared/errors.js';
-import { httpStatusOf } from '../../schema/errors.js';
-import { isRequired, variableProperties, variableSchema, type JsonSchema } from '../../schema/variables.js';
+import { httpStatusOf } from '../../schema/shared/errors.js';
+import { isRequired, variableProperties, variableSchema, type JsonSchema } from '../../schema/shared/variables.js';
 import { prepareOperation } from '../core/operations.js';
 import { MEDIA_PATH } from './mediaRoute.js';
 import { CAMPAIGN_CSV_PATH } from './csvExportRoute.js';

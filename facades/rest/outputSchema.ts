@@ -13,9 +13,9 @@ import {
   type GraphQLLeafType,
   type GraphQLOutputType,
 } from 'graphql';
-import { described, leafSchema, nullable, type JsonSchema, type Register } from '../../schema/variables.js';
-import { isSpecOptional } from '../../schema/specOptional.js';
-import { hintsOf, withHints } from '../../schema/jsonSchemaHints.js';
+import { described, leafSchema, nullable, type JsonSchema, type Register } from '../../schema/shared/variables.js';
+import { isSpecOptional } from '../../schema/shared/specOptional.js';
+import { hintsOf, withHints } from '../../schema/shared/jsonSchemaHints.js';
 import type { PreparedOperation } from '../core/operations.js';
 import { fragmentsOf, selectedFields } from '../core/selection.js';
 

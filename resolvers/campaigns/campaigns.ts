@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Campaign, Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, type Db, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
-import { connectedIntegration, conversationIntegration } from '../messaging/integrations.js';
+import { connectedIntegration, conversationIntegration } from '../workspace/integrations.js';
 import { campaignProgress, type CampaignProgress } from './recipients.js';
 import { assertAllowed, CAMPAIGN_STATUSES, MAX_CAMPAIGN_SEND_RATE, type CampaignAction } from './rules.js';
 import { campaignMessage, templateOf } from './sender.js';

@@ -5,7 +5,7 @@
 import type { Campaign, Integration } from '../../prisma/generated/prisma/client.js';
 import type { MessagingProvider } from '../../adapters/providers/types.js';
 import type { Services } from '../shared/context.js';
-import { conversationIntegration, providerIntegration } from '../messaging/integrations.js';
+import { conversationIntegration, providerIntegration } from '../workspace/integrations.js';
 import { templateMessage, type OutboundMessage, type TemplateRequest } from '../messaging/outbound.js';
 
 export type CampaignSender = { integration: Integration; provider: MessagingProvider; message: OutboundMessage };

@@ -14,7 +14,7 @@ import { RECIPIENT_ERRORS, UNFINISHED_RECIPIENT_STATUSES } from './rules.js';
 import type { CampaignSender } from './sender.js';
 import { enterRunning } from './lifecycle.js';
 import { failPendingMessage } from '../messaging/messageStatus.js';
-import { openConversation } from '../conversations/openConversation.js';
+import { openConversation } from '../messaging/openConversation.js';
 import {
   dispatchMessage,
   messagingAddress,

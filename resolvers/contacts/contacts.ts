@@ -13,9 +13,9 @@ import type { SqlConnection } from '../../infra/db/sql.js';
 import { notFound } from '../shared/errors.js';
 import { keysetPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
-import { CONTACTS } from '../search/contacts.js';
+import { CONTACTS } from './search.js';
 import { carriesTag } from './tags.js';
-import { containsPattern, matchingNewestFirst } from '../search/substringSearch.js';
+import { containsPattern, matchingNewestFirst } from '../shared/substringSearch.js';
 import { selectWithIsoTimestamps, type TimestampColumns, withIsoTimestamps, type WithIsoTimestamps } from '../shared/isoTimestamps.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
@@ -79,7 +79,7 @@ function newestContacts(ctx: Context, workspaceId: string, condition: Prisma.Sql
   );
 }
 
-/** The contacts matching `term` (resolvers/search/contacts.ts chooses how to find them), newest first. */
+/** The contacts matching `term` (resolvers/contacts/search.ts chooses how to find them), newest first. */
 function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }) {
   const { workspaceId } = requireActor(ctx);
   return keysetPage(

@@ -10,7 +10,7 @@ import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { cursorArgument, keysetPage } from '../shared/pagination.js';
 import { idInput, isoDateTime, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
-import { type ConversationKey, type ConversationWalk, matchingConversationIds, ZERO_ID } from '../search/conversations.js';
+import { type ConversationKey, type ConversationWalk, matchingConversationIds, ZERO_ID } from './search.js';
 
 type Query = { select?: Prisma.ConversationSelect; include?: Prisma.ConversationInclude };
 
@@ -90,7 +90,7 @@ const searchInput = z.object({
   before: listInput.shape.before,
 });
 
-/** Conversations whose contact's name, phone number or email, or any of whose messages, contains q (resolvers/search/conversations.ts). */
+/** Conversations whose contact's name, phone number or email, or any of whose messages, contains q (resolvers/conversations/search.ts). */
 export async function searchConversations(ctx: Context, input: z.input<typeof searchInput>, query: Query = {}) {
   const args = parseInput(searchInput, input);
   const { workspaceId } = requireActor(ctx);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Integration } from '../../prisma/generated/prisma/client.js';
 import type { Context, Db } from '../shared/context.js';
 import { firstChannels, phoneNumber, bsuid, type Identity } from '../contacts/channels.js';
-import { openConversation } from '../conversations/openConversation.js';
+import { openConversation } from './openConversation.js';
 import { DomainError } from '../shared/errors.js';
 
 /** An E.164 phone number or a business-scoped user id. */

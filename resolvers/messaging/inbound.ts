@@ -11,7 +11,7 @@ import { requireActor } from '../shared/context.js';
 import { DomainError } from '../shared/errors.js';
 import { recordMessageEvent } from './messageEvents.js';
 import { INBOUND_STATUS } from './messageStatus.js';
-import { openConversation } from '../conversations/openConversation.js';
+import { openConversation } from './openConversation.js';
 import { adoptReportedIdentities, claimIdentities, type ChannelType, type Identity } from '../contacts/channels.js';
 import type { MessageEventData } from '../shared/views.js';
 import { parseInput, uuid } from '../shared/validation.js';

@@ -9,8 +9,8 @@ import type { Context } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { idInput, parseInput } from '../shared/validation.js';
-import { conversationIntegration, providerIntegration } from './integrations.js';
-import { providerFailure } from './providerFailure.js';
+import { conversationIntegration, providerIntegration } from '../workspace/integrations.js';
+import { providerFailure } from '../shared/providerFailure.js';
 import { MEDIA_LIMITS } from './mediaInput.js';
 
 /** WhatsApp's largest media file (a document). */

@@ -77,7 +77,7 @@ export const EVENT_OF_EACH_ROW: EventOfRow = { id: Prisma.sql`message.event_id`,
 /**
  * The text of the event envelope {id, type, created_at, data} that recordEvent would write for the message event
  * data of the row read with MESSAGE_EVENT_COLUMNS' aliases, built by SQL so that a write records its event in the
- * same statement: the same JSON (test/workers/messageEventSql.test.ts compares the two).
+ * same statement: the same JSON (test/messaging/eventSql.test.ts compares the two).
  */
 export function messageEventEnvelope(type: EventType, event: EventOfRow): Prisma.Sql {
   return Prisma.sql`json_build_object('id', ${EVENT_ID_PREFIX}::text || (${event.id})::text, 'type', ${type}::text,

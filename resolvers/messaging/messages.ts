@@ -8,7 +8,7 @@ import type { Context } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { withIdempotency } from '../shared/idempotency.js';
-import { connectedIntegration, connectedIntegrationOf, conversationIntegration, providerIntegration } from './integrations.js';
+import { connectedIntegration, connectedIntegrationOf, conversationIntegration, providerIntegration } from '../workspace/integrations.js';
 import { conversationForRecipient, recipientAddress } from './firstContact.js';
 import { messageViewSelect, type MessageView } from '../shared/views.js';
 import {
@@ -21,7 +21,7 @@ import {
   type OutboundMessage,
   type OutboundSend,
 } from './outbound.js';
-import { providerFailure } from './providerFailure.js';
+import { providerFailure } from '../shared/providerFailure.js';
 import { mediaContent, mediaSendInput, storedMedia, type MediaSendInput } from './mediaInput.js';
 import type { MessagingProvider } from '../../adapters/providers/types.js';
 import { messagingWindow } from './window.js';

@@ -5,7 +5,7 @@
 // provider failure leaves the message recorded as failed, never lost.
 import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
-import type { TemplateRequest } from './templateInput.js';
+import type { TemplateRequest } from '../templates/templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Db } from '../shared/context.js';
 import { forwardMove } from './messageStatus.js';
@@ -13,9 +13,9 @@ import type { Failure, StatusMoves } from '../shared/statusMoves.js';
 import { v7 as uuidv7 } from 'uuid';
 import { recordingMessageEvent } from './messageEvents.js';
 import type { MessageView } from '../shared/views.js';
-import { sendableTemplate } from './templates.js';
+import { sendableTemplate } from '../templates/templates.js';
 
-export { templateInput, templateSendInput, type TemplateRequest } from './templateInput.js';
+export { templateInput, templateSendInput, type TemplateRequest } from '../templates/templateInput.js';
 
 /** What is sent, whoever sends it. */
 export type OutboundMessage = {

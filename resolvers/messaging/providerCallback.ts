@@ -14,7 +14,7 @@ import type { Context } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { receiveInboundMessage } from './inbound.js';
 import { recordInboundFailure } from './inboundFailures.js';
-import { callbackIntegrations, integrationContext, isVerifyToken, type CallbackIntegration } from './integrations.js';
+import { callbackIntegrations, integrationContext, isVerifyToken, type CallbackIntegration } from '../workspace/integrations.js';
 import { applyStatusUpdate } from './messageStatus.js';
 import { failedPart, parseCallback, type CallbackWork, type FailedPart } from './whatsappPayload.js';
 

@@ -9,8 +9,8 @@ import { notFound } from '../shared/errors.js';
 import { keysetPage, type Page } from '../shared/pagination.js';
 import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { messageDetailSelect, type MessageDetailRow } from '../shared/views.js';
-import { MESSAGES } from '../search/messages.js';
-import { matchingNewestFirst } from '../search/substringSearch.js';
+import { MESSAGES } from './search.js';
+import { matchingNewestFirst } from '../shared/substringSearch.js';
 
 export async function getMessage(ctx: Context, input: { id: string }): Promise<MessageDetailRow> {
   const { workspaceId } = requireActor(ctx);
@@ -73,7 +73,7 @@ export type MessageSearchInput = z.input<typeof searchInput>;
 /**
  * Messages whose body contains q (case-insensitive), newest first; `cursor` is the next_cursor of the previous
  * page. Newest first rather than ranked: a substring either matches or not, and a stable order pages exactly.
- * Within one conversation its messages are read in order; across the workspace resolvers/search/messages.ts finds them.
+ * Within one conversation its messages are read in order; across the workspace resolvers/messaging/search.ts finds them.
  */
 export async function searchMessages(ctx: Context, input: MessageSearchInput): Promise<Page<MessageDetailRow>> {
   const { workspaceId } = requireActor(ctx);

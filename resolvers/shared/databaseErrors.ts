@@ -66,7 +66,7 @@ const UNREACHABLE_MESSAGES = /Connection terminated|Client has encountered a con
 
 /**
  * The database could not be reached or dropped the connection: the request may succeed when it is back, so it
- * is answered 503 rather than 500 (schema/errors.ts). A transaction cut this way was rolled back by PostgreSQL.
+ * is answered 503 rather than 500 (schema/shared/errors.ts). A transaction cut this way was rolled back by PostgreSQL.
  */
 export function databaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {

@@ -1,4 +1,4 @@
-// The one domain error type. Resolvers throw it; each transport maps its code once (schema/errors.ts for
+// The one domain error type. Resolvers throw it; each transport maps its code once (schema/shared/errors.ts for
 // GraphQL and, through GraphQL, REST and MCP). Adding a code fails compilation until every mapper knows it.
 export const ERROR_CODES = [
   'VALIDATION_ERROR',

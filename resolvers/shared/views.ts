@@ -5,7 +5,7 @@ import type { Conversation, Customer, Message } from '../../prisma/generated/pri
 
 export type MessageView = Pick<Message, 'id' | 'conversation_id' | 'body' | 'direction' | 'status' | 'created_at'>;
 
-/** The stored message as every read surface shows it (MessageDetail); schema/messageDetail.ts shapes its parts. */
+/** The stored message as every read surface shows it (MessageDetail); schema/messaging/messageDetail.ts shapes its parts. */
 export type MessageDetailRow = MessageView &
   Pick<
     Message,

@@ -1,7 +1,7 @@
 // Request logs and metrics as the pipeline writes them: one JSON line per request with request id,
 // workspace id and key prefix and never a key, secret or body; Prometheus counters and latency by route
 // (ids folded into :id, distinct routes capped). The webhook metrics are tested with a real worker in
-// test/workers/webhooks.metrics.test.ts.
+// test/webhooks/metrics.test.ts.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../app/createApp.js';

@@ -6,7 +6,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { openHarness, type Harness, type HarnessOptions } from './harness.js';
 import { startFakeGraph, type FakeGraph } from './fakeGraph.js';
 import { hubSignature } from './whatsappPayloads.js';
-import { createIntegration } from '../../resolvers/messaging/integrations.js';
+import { createIntegration } from '../../resolvers/workspace/integrations.js';
 import type { ProviderName } from '../../adapters/providers/types.js';
 
 export const PROVIDERS: ProviderName[] = ['sandbox', 'whatsapp'];

@@ -1,9 +1,9 @@
 // People in tests, as a browser would be: a cookie jar of one session with its CSRF token, signing in through
 // /auth, and GraphQL calls carrying both. Owners of harness workspaces get a password the operator's way
-// (`user set-password`, resolvers/workspace/team.ts).
+// (`user set-password`, resolvers/people/team.ts).
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
-import { setPassword } from '../../resolvers/workspace/team.js';
+import { setPassword } from '../../resolvers/people/team.js';
 
 export const ORIGIN = 'http://service.test';
 export const PASSWORD = 'correct horse battery';

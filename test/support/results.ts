@@ -2,10 +2,10 @@
 // must fail, with the HTTP status it came with.
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
-import { httpStatusOf } from '../../schema/errors.js';
+import { httpStatusOf } from '../../schema/shared/errors.js';
 import type { ErrorCode } from '../../resolvers/shared/errors.js';
 
-/** An answer without errors: its root fields (nullable in the schema, see schema/rootNullability.ts) all came back. */
+/** An answer without errors: its root fields (nullable in the schema, see schema/shared/rootNullability.ts) all came back. */
 export type Answered<Data> = { [Field in keyof Data]: NonNullable<Data[Field]> };
 
 export function graphqlCalls(harness: Harness) {
@@ -17,8 +17,8 @@ export function graphqlCalls(harness: Harness) {
       return body.data as Answered<Data>;
     },
     /** The first error of a call that must fail. `status` is the error's own: the HTTP status of the answer when
-     * the request was refused as a whole, else the one its code has on REST and MCP (schema/errors.ts), the
-     * answer itself being a 200 with data (schema/partialAnswers.ts), which is checked here. */
+     * the request was refused as a whole, else the one its code has on REST and MCP (schema/shared/errors.ts), the
+     * answer itself being a 200 with data (infra/graphql/partialAnswers.ts), which is checked here. */
     async error(key: string, query: string, variables?: Record<string, unknown>) {
       const { status, body } = await harness.graphql(key, query, variables);
       const error = body.errors?.[0];

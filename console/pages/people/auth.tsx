@@ -1,0 +1,110 @@
+// Signing in, the first run's setup (the link `npm start` prints) and accepting an invitation. The one-time tokens
+// arrive in the URL fragment, which never reaches a server log or a Referer header.
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { openSession } from '../../session.js';
+import { Button, ErrorNote, Field, formValues } from '../../ui.js';
+
+function tokenFromFragment(): string {
+  return decodeURIComponent(window.location.hash.slice(1));
+}
+
+function useSubmit(path: '/auth/sign-in' | '/auth/setup' | '/auth/invitations/accept', after: string) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const { route } = useLocation();
+  const submit = async (event: Event, body: Record<string, string>) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await openSession(path, body);
+      history.replaceState(null, '', after);
+      route(after, true);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, submit };
+}
+
+function values(event: Event): Record<string, string> {
+  return formValues(event.currentTarget as HTMLFormElement);
+}
+
+export function SignInPage() {
+  const { busy, error, submit } = useSubmit('/auth/sign-in', window.location.pathname === '/sign-in' ? '/inbox' : window.location.pathname);
+  return (
+    <main class="auth" id="main">
+      <h1>Sign in</h1>
+      <form onSubmit={(event) => void submit(event, values(event))}>
+        <Field label="E-mail" name="email" type="email" autoComplete="username" required />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+        <ErrorNote error={error} />
+        <Button type="submit" busy={busy}>
+          Sign in
+        </Button>
+      </form>
+    </main>
+  );
+}
+
+export function SetupPage() {
+  const { busy, error, submit } = useSubmit('/auth/setup', '/settings/api-keys');
+  const token = tokenFromFragment();
+  return (
+    <main class="auth" id="main">
+      <h1>Set up your workspace</h1>
+      {token ? (
+        <form onSubmit={(event) => void submit(event, { ...values(event), token })}>
+          <Field label="Workspace name" name="workspace_name" required autoComplete="organization" />
+          <Field label="Your name" name="name" required autoComplete="name" />
+          <Field label="Your e-mail" name="email" type="email" required autoComplete="username" />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            required
+            minLength={10}
+            autoComplete="new-password"
+            hint="At least 10 characters."
+          />
+          <ErrorNote error={error} />
+          <Button type="submit" busy={busy}>
+            Create the workspace
+          </Button>
+        </form>
+      ) : (
+        <p role="alert">Open the setup link that `npm start` printed in its log: it ends with #, followed by a one-time code.</p>
+      )}
+    </main>
+  );
+}
+
+export function InvitePage() {
+  const { busy, error, submit } = useSubmit('/auth/invitations/accept', '/inbox');
+  const token = tokenFromFragment();
+  return (
+    <main class="auth" id="main">
+      <h1>Join the workspace</h1>
+      <form onSubmit={(event) => void submit(event, { ...values(event), token })}>
+        <Field label="Your name" name="name" required autoComplete="name" />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          required
+          minLength={10}
+          autoComplete="new-password"
+          hint="At least 10 characters."
+        />
+        <ErrorNote error={error} />
+        <Button type="submit" busy={busy}>
+          Join
+        </Button>
+      </form>
+    </main>
+  );
+}

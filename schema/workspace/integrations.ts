@@ -1,0 +1,77 @@
+// Messaging integrations (a business phone number on a provider) as owners and admins manage them in the
+// console: the list with what to give the provider (callback URL, verify token), connecting and disconnecting.
+// The access token and app secret are sealed at rest and never answered.
+import { builder } from '../builder.js';
+import {
+  connectIntegration,
+  disconnectIntegration,
+  integrationVerifyToken,
+  listIntegrations,
+} from '../../resolvers/workspace/integrations.js';
+import { isProviderName } from '../../adapters/providers/types.js';
+
+const scope = { permission: 'integrations' } as const;
+
+const Integration = builder.prismaObject('Integration', {
+  description: 'A business phone number connected on a messaging provider.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    provider: t.exposeString('provider', { description: 'whatsapp or sandbox.' }),
+    status: t.exposeString('status', { description: 'connected or disconnected.' }),
+    phone_number_id: t.exposeString('phone_number_id'),
+    business_account_id: t.exposeString('business_account_id'),
+    display_phone_number: t.exposeString('display_phone_number', { nullable: true }),
+    callback_url: t.string({
+      description: "The callback URL to enter in the provider's app settings.",
+      select: { provider: true },
+      resolve: (integration, _args, ctx) =>
+        isProviderName(integration.provider) ? ctx.publicUrls.providerCallback(integration.provider) : '',
+    }),
+    verify_token: t.string({
+      nullable: true,
+      description: "The verify token to enter beside the callback URL in the provider's app settings.",
+      select: { credentials: true },
+      resolve: (integration, _args, ctx) => integrationVerifyToken(ctx, integration),
+    }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('integrations', (t) =>
+  t.prismaField({
+    type: [Integration],
+    description: "The workspace's integrations, newest first.",
+    authScopes: scope,
+    resolve: (query, _root, _args, ctx) => listIntegrations(ctx, query),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  integrationCreate: t.prismaField({
+    type: Integration,
+    description:
+      'Connects a WhatsApp Cloud API phone number: its ids from Meta, a system user access token and the app secret (sealed at ' +
+      'rest). A verify token is generated when not given; enter it with callback_url in the app’s webhook settings.',
+    authScopes: scope,
+    args: {
+      provider: t.arg.string({ required: false, description: 'whatsapp (default) or sandbox.' }),
+      phone_number_id: t.arg.string({ required: true }),
+      business_account_id: t.arg.string({ required: true }),
+      display_phone_number: t.arg.string({ required: false, description: 'E.164, for people to read.' }),
+      access_token: t.arg.string({ required: true }),
+      app_secret: t.arg.string({ required: true }),
+      verify_token: t.arg.string({ required: false, description: 'At least 8 characters.' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const created = await connectIntegration(ctx, { ...args, provider: args.provider ?? 'whatsapp' });
+      return ctx.prisma.integration.findUniqueOrThrow({ ...query, where: { id: created.integration_id } });
+    },
+  }),
+  integrationDisconnect: t.prismaField({
+    type: Integration,
+    description: 'Stops using an integration: no sends through it and its callbacks are refused; its conversations stay.',
+    authScopes: scope,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => disconnectIntegration(ctx, String(args.id), query),
+  }),
+}));
