@@ -8,7 +8,7 @@ import type { Gateway } from '../core/gateway.js';
 import type { CampaignExportQuery } from '../core/operations.generated.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE, type Failure } from '../core/executionFailure.js';
 import { attachment } from './attachment.js';
-import { methodNotAllowed } from './methodNotAllowed.js';
+import { methodNotAllowed } from '../../infra/http/errorResponse.js';
 import { REST_BASE_PATH } from './routes.js';
 
 export const CAMPAIGN_CSV_PATH = '/campaigns/{id}/export.csv';

@@ -4,7 +4,7 @@
 // it does not know falls through to the pipeline's 404.
 import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { methodNotAllowed } from './methodNotAllowed.js';
+import { methodNotAllowed } from '../../infra/http/errorResponse.js';
 import { requestState } from '../../infra/http/requestState.js';
 import type { Gateway } from '../core/gateway.js';
 import type { FacadeEntry } from '../core/table.js';

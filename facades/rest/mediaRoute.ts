@@ -8,7 +8,7 @@ import type { Gateway } from '../core/gateway.js';
 import type { MessageMediaFileQuery } from '../core/operations.generated.js';
 import { executionFailure, failureResponse, INTERNAL_FAILURE } from '../core/executionFailure.js';
 import { attachment } from './attachment.js';
-import { methodNotAllowed } from './methodNotAllowed.js';
+import { methodNotAllowed } from '../../infra/http/errorResponse.js';
 import { REST_BASE_PATH } from './routes.js';
 
 export const MEDIA_PATH = '/messages/{id}/media';
@@ -42,7 +42,7 @@ export function createMediaRoute(gateway: Gateway, mediaFiles: MediaFiles) {
     const body = await mediaFiles.open(file.file_key);
     // Evicted between the two steps by a concurrent request: the next request fetches it again.
     if (!body)
-      return errorResponse(503, 'SERVICE_UNAVAILABLE', 'The media file was just given up; try again', {
+      return errorResponse('SERVICE_UNAVAILABLE', 'The media file was just given up; try again', {
         requestId,
         headers: { 'retry-after': '1' },
       });

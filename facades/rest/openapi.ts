@@ -7,6 +7,7 @@ import { getNamedType, getNullableType, isObjectType, OperationTypeNode, type Gr
 import { KEY_SCOPES, grants, type Permission } from '../../resolvers/workspace/scopes.js';
 import type { ErrorCode } from '../../resolvers/shared/errors.js';
 import { httpStatusOf } from '../../schema/shared/errors.js';
+import { ERROR_STATUS } from '../../infra/http/errorResponse.js';
 import { isRequired, variableProperties, variableSchema, type JsonSchema } from '../../schema/shared/variables.js';
 import { prepareOperation } from '../core/operations.js';
 import { MEDIA_PATH } from './mediaRoute.js';
@@ -259,13 +260,18 @@ function responsesOf(bound: BoundRoute, components: Components): Record<string, 
   const namesRecord = (name: string) => getNamedType(operation.variables.find((variable) => variable.name === name)!.type).name === 'ID';
   if (bound.pathParameters.some(namesRecord)) errors.push(domain('NOT_FOUND'));
   errors.push({
-    status: 405,
+    status: ERROR_STATUS.METHOD_NOT_ALLOWED,
     code: 'METHOD_NOT_ALLOWED',
     meaning: 'The path exists, the method does not; Allow lists the path’s methods.',
     headers: { ...pipelineHeaders, Allow: ref('headers', 'Allow') },
   });
   if (readsBody(route.method)) {
-    errors.push({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', meaning: 'The body is not application/json.', headers });
+    errors.push({
+      status: ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      meaning: 'The body is not application/json.',
+      headers,
+    });
   }
   for (const code of route.errors ?? []) errors.push(domain(code));
   for (const status of [...new Set(errors.map((error) => error.status))].sort((a, b) => a - b)) {
