@@ -54,6 +54,10 @@ export function createGateway(): Gateway {
 
 /** Runs the named operation of facades/operations against the schema with a context the caller built (its actor
  * included); an unexpected error stays unmasked in the result (its originalError), for the caller to raise. */
-export async function runInProcess(contextValue: object, operationName: string, variables: Record<string, unknown>): Promise<ExecutionResult> {
+export async function runInProcess(
+  contextValue: object,
+  operationName: string,
+  variables: Record<string, unknown>,
+): Promise<ExecutionResult> {
   return execute({ schema, document: operation(operationName), contextValue, variableValues: variables });
 }
