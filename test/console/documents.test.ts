@@ -83,8 +83,6 @@ describe("the console's GraphQL documents", () => {
 
   it('would catch a document that asks for a field the schema does not have', () => {
     const broken = parse('query Broken { contacts(limit: 1) { data { id no_such_field } } }');
-    expect(validate(schema, broken).map((error) => error.message)).toEqual([
-      'Cannot query field "no_such_field" on type "Customer".',
-    ]);
+    expect(validate(schema, broken).map((error) => error.message)).toEqual(['Cannot query field "no_such_field" on type "Customer".']);
   });
 });
