@@ -28,7 +28,7 @@ Commands:
       Connect a WhatsApp Cloud API phone number to a workspace (provider whatsapp by default). The access
       token and app secret may come from WHATSAPP_ACCESS_TOKEN and WHATSAPP_APP_SECRET instead of flags;
       a verify token is generated when not given. Prints the verify token and the callback URL to give the
-      provider (PUBLIC_BASE_URL + /webhooks/whatsapp).
+      provider: PUBLIC_BASE_URL, else the running server's own address, + /webhooks/whatsapp.
   key create --workspace ID --scopes a,b [--name N] [--json]
       Create an API key. Scopes: ${KEY_SCOPES.join(', ')}.
   key list --workspace ID [--json]
