@@ -8,6 +8,7 @@ import { useMutation, useQuery, useSubscription } from '@urql/preact';
 import { session } from '../../session.js';
 import { Button, ErrorNote, Page, StatusTicks, Time } from '../../ui.js';
 import { ReplyBox } from './reply.js';
+import { SimulateInbound } from './simulate.js';
 
 type ConversationRow = {
   id: string;
@@ -122,7 +123,9 @@ export function InboxPage() {
             </label>
           </form>
           <ErrorNote error={listed.error} />
-          {rows.length === 0 && !listed.fetching ? <p class="empty">No conversations here.</p> : null}
+          {rows.length === 0 && !listed.fetching ? (
+            <p class="empty">No conversations here. On the sandbox, simulate a customer message below to see one arrive.</p>
+          ) : null}
           <ul class="rows">
             {rows.map((row) => (
               <li key={row.id}>
@@ -146,6 +149,10 @@ export function InboxPage() {
               </li>
             ))}
           </ul>
+          <details class="simulate-box">
+            <summary>Simulate a customer message</summary>
+            <SimulateInbound />
+          </details>
         </section>
         {selected ? (
           <Conversation id={selected} users={users ?? []} onBack={() => route('/inbox')} onChange={refetch} />
