@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { issueSetupToken } from '../resolvers/people/signIn.js';
 import { setupPageUrl } from '../facades/auth/paths.js';
 import { recordServerAddress } from './serverAddress.js';
+import { listenedOrExit } from './portTaken.js';
 
 /** From the server listening to its background workers starting. */
 const BACKGROUND_START_DELAY_MS = 1000;
@@ -84,7 +85,12 @@ const server = createHttpsOnlyServer({
   requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
   handler: nodeListener(withResponseDeadline((request, context) => yoga.handleRequest(request, context), settings.REQUEST_TIMEOUT_MS)),
 });
-const port = await server.listen(settings.PORT, settings.HOST);
+const port = await listenedOrExit(server.listen(settings.PORT, settings.HOST), logger, {
+  setting: 'PORT',
+  port: settings.PORT,
+  host: settings.HOST,
+  process: 'the server',
+});
 shutdown.register({ name: 'https server', stage: 'drain', stop: (deadline) => server.drain(deadline) });
 ownAddress = `https://localhost:${port}`;
 const forgetAddress = recordServerAddress(settings.DATA_DIR, ownAddress);
@@ -113,7 +119,12 @@ if (setupToken) {
   logger.info({ setup_url: setupUrl }, `No workspace yet: open ${setupUrl} to create the first one and its owner`);
 }
 
-const metrics = await startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT);
+const metrics = await listenedOrExit(startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT), logger, {
+  setting: 'METRICS_PORT',
+  port: settings.METRICS_PORT,
+  host: settings.METRICS_HOST,
+  process: 'the server',
+});
 shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.close() });
 logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRICS_HOST}:${metrics.port}/metrics`);
 
