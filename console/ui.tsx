@@ -126,6 +126,11 @@ export function StatusTicks({ status }: { status: string }) {
   );
 }
 
+/** What an empty list says: what to do next. Shown once the list is loaded (`items` defined) and has nothing. */
+export function EmptyNote({ items, children }: { items: readonly unknown[] | undefined; children: ComponentChildren }) {
+  return items && items.length === 0 ? <p class="empty">{children}</p> : null;
+}
+
 /** A labelled table of records; an empty column name is an actions column, named for screen readers only. */
 export function ListTable({ label, columns, children }: { label: string; columns: readonly string[]; children: ComponentChildren }) {
   return (

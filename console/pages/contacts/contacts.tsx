@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, ErrorNote, Field, Page, Time, formValues } from '../../ui.js';
+import { Button, EmptyNote, ErrorNote, Field, Page, Time, formValues } from '../../ui.js';
 
 type Contact = {
   id: string;
@@ -87,6 +87,9 @@ export function ContactsPage() {
             </label>
           </form>
           <ErrorNote error={listed.error} />
+          <EmptyNote items={listed.data?.contacts.data}>
+            {search ? 'No contact matches.' : 'No contacts yet — simulate a customer message or import a CSV.'}
+          </EmptyNote>
           <ul class="rows">
             {listed.data?.contacts.data.map((contact) => (
               <li key={contact.id}>

@@ -4,7 +4,7 @@
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { useState } from 'preact/hooks';
-import { Button, ErrorNote, Field, Page, ShownOnce, Time, formValues, ListTable } from '../../ui.js';
+import { Button, EmptyNote, ErrorNote, Field, Page, ShownOnce, Time, formValues, ListTable } from '../../ui.js';
 import { SimulateInbound } from '../conversations/simulate.js';
 
 type Integration = {
@@ -88,6 +88,7 @@ export function IntegrationsPage() {
   return (
     <Page title="Integrations">
       <ErrorNote error={listed.error ?? disconnecting.error} />
+      <EmptyNote items={listed.data?.integrations}>No number connected yet — connect one below.</EmptyNote>
       {listed.data?.integrations.map((integration) => (
         <article class="card" key={integration.id} data-testid="integration">
           <h2>
@@ -162,6 +163,7 @@ export function IntegrationsPage() {
         </Button>
       </form>
       <h2>Templates</h2>
+      <EmptyNote items={listed.data?.templates.templates}>No templates on this provider yet.</EmptyNote>
       <ListTable label="Templates" columns={['Name', 'Language', 'Category', 'Status']}>
         {listed.data?.templates.templates.map((template) => (
           <tr key={template.id}>
