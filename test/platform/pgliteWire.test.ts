@@ -122,13 +122,9 @@ describe('a client of the embedded database', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     await notify(owner.sql, 'after leaving');
     await notify(client.sql, 'from the driver');
-    await expect.poll(() => heard.filter((payload) => payload !== null)).toEqual([
-      'from a client',
-      'after UNLISTEN',
-      'after DISCARD ALL',
-      'after leaving',
-      'from the driver',
-    ]);
+    await expect
+      .poll(() => heard.filter((payload) => payload !== null))
+      .toEqual(['from a client', 'after UNLISTEN', 'after DISCARD ALL', 'after leaving', 'from the driver']);
     await stop();
   });
 });
