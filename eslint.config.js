@@ -5,7 +5,17 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['prisma/generated/', 'dist/', 'bench/.cache/', 'facades/core/operations.generated.ts', '.data/', '.scratch/'] },
+  {
+    ignores: [
+      'prisma/generated/',
+      'dist/',
+      'bench/.cache/',
+      'facades/core/operations.generated.ts',
+      '.data/',
+      '.scratch/',
+      'test/typedClient/',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

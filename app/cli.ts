@@ -7,7 +7,7 @@ import { openRuntime, type Runtime } from './runtime.js';
 import { migrate } from '../infra/db/migrate.js';
 import { createWorkspace } from '../resolvers/workspace/workspaces.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../resolvers/workspace/apiKeys.js';
-import { createIntegration } from '../resolvers/workspace/integrations.js';
+import { createIntegration, rotateIntegrationSecret } from '../resolvers/workspace/integrations.js';
 import { DomainError } from '../resolvers/shared/errors.js';
 import { KEY_SCOPES } from '../resolvers/workspace/scopes.js';
 import { seedDemo } from './seed.js';
@@ -28,7 +28,10 @@ Commands:
       Connect a WhatsApp Cloud API phone number to a workspace (provider whatsapp by default). The access
       token and app secret may come from WHATSAPP_ACCESS_TOKEN and WHATSAPP_APP_SECRET instead of flags;
       a verify token is generated when not given. Prints the verify token and the callback URL to give the
-      provider (PUBLIC_BASE_URL + /webhooks/whatsapp).
+      provider: PUBLIC_BASE_URL, else the running server's own address, + /webhooks/whatsapp.
+  integration rotate-secret --workspace ID --integration ID [--app-secret S] [--json]
+      A new app secret for an integration, printed once: generated for the sandbox; for WhatsApp, give the one Meta
+      shows after its reset in the app's settings.
   key create --workspace ID --scopes a,b [--name N] [--json]
       Create an API key. Scopes: ${KEY_SCOPES.join(', ')}.
   key list --workspace ID [--json]
@@ -129,6 +132,15 @@ async function run(runtime: Runtime, command: string, options: Options): Promise
       );
       return;
     }
+    case 'integration rotate-secret': {
+      const rotated = await rotateIntegrationSecret(runtime.services, {
+        workspaceId: required(options, 'workspace'),
+        id: required(options, 'integration'),
+        app_secret: optional(options, 'app-secret'),
+      });
+      print(json, rotated, `New app secret of integration ${rotated.integration_id} (shown once, store it now): ${rotated.app_secret}`);
+      return;
+    }
     case 'key create': {
       const scopes = required(options, 'scopes')
         .split(',')
@@ -195,6 +207,7 @@ async function main(argv: string[]): Promise<number> {
       email: { type: 'string' },
       'password-stdin': { type: 'boolean' },
       workspace: { type: 'string' },
+      integration: { type: 'string' },
       scopes: { type: 'string' },
       key: { type: 'string' },
       contacts: { type: 'string' },

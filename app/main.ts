@@ -20,6 +20,8 @@ import { createSessionStore } from '../infra/mcp/sessionStore.js';
 import { randomUUID } from 'node:crypto';
 import { issueSetupToken } from '../resolvers/people/signIn.js';
 import { setupPageUrl } from '../facades/auth/paths.js';
+import { recordServerAddress } from './serverAddress.js';
+import { listenedOrExit } from './portTaken.js';
 
 /** From the server listening to its background workers starting. */
 const BACKGROUND_START_DELAY_MS = 1000;
@@ -31,10 +33,12 @@ const logger = createLogger(settings.LOG_LEVEL);
 stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger });
 
 // On the embedded database the server must own DATA_DIR: a second server there is refused, with what to do.
+let ownAddress: string | undefined;
 const runtime = await openRuntime(settings, {
   migrate: settings.MIGRATE_ON_START,
   logger,
   claim: { role: 'the server', throughOwner: false },
+  ownAddress: () => ownAddress,
 }).catch((error: unknown) => {
   logger.fatal({ err: error }, error instanceof Error ? error.message : String(error));
   return exitAfterLogs(logger, 1);
@@ -81,10 +85,18 @@ const server = createHttpsOnlyServer({
   requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
   handler: nodeListener(withResponseDeadline((request, context) => yoga.handleRequest(request, context), settings.REQUEST_TIMEOUT_MS)),
 });
-const port = await server.listen(settings.PORT, settings.HOST);
+const port = await listenedOrExit(server.listen(settings.PORT, settings.HOST), logger, {
+  setting: 'PORT',
+  port: settings.PORT,
+  host: settings.HOST,
+  process: 'the server',
+});
 shutdown.register({ name: 'https server', stage: 'drain', stop: (deadline) => server.drain(deadline) });
+ownAddress = `https://localhost:${port}`;
+const forgetAddress = recordServerAddress(settings.DATA_DIR, ownAddress);
+shutdown.register({ name: 'server address', stage: 'drain', stop: async () => forgetAddress() });
 logger.info(
-  { port, url: `https://localhost:${port}`, database: runtime.db.kind, trust_proxy: settings.TRUST_PROXY, redis: Boolean(redis) },
+  { port, url: ownAddress, database: runtime.db.kind, trust_proxy: settings.TRUST_PROXY, redis: Boolean(redis) },
   `messaging-crm listening on port ${port} (https only, ${runtime.db.kind} database)`,
 );
 
@@ -103,11 +115,16 @@ const cancelBackgroundStart = shutdown.register({ name: 'background start', stag
 // While no workspace exists, every start prints a fresh one-time link to the console's first-run page.
 const setupToken = await issueSetupToken(runtime.services);
 if (setupToken) {
-  const setupUrl = setupPageUrl(`https://localhost:${port}`, setupToken);
+  const setupUrl = setupPageUrl(settings.PUBLIC_BASE_URL ?? ownAddress, setupToken);
   logger.info({ setup_url: setupUrl }, `No workspace yet: open ${setupUrl} to create the first one and its owner`);
 }
 
-const metrics = await startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT);
+const metrics = await listenedOrExit(startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT), logger, {
+  setting: 'METRICS_PORT',
+  port: settings.METRICS_PORT,
+  host: settings.METRICS_HOST,
+  process: 'the server',
+});
 shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.close() });
 logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRICS_HOST}:${metrics.port}/metrics`);
 

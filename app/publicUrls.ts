@@ -10,12 +10,13 @@ import { INVITATION_PAGE_PATH } from '../facades/auth/paths.js';
 /** The sandbox speaks the WhatsApp Cloud API's webhook payloads, so both are called back at one route. */
 const CALLBACK_PATHS: Record<ProviderName, string> = { whatsapp: WHATSAPP_CALLBACK_PATH, sandbox: WHATSAPP_CALLBACK_PATH };
 
-/** `baseUrl` without a trailing slash (settings strip it). */
-export function createPublicUrls(baseUrl: string): PublicUrls {
+/** `baseUrl` without a trailing slash (settings strip it); a function when it is known only once the server listens. */
+export function createPublicUrls(baseUrl: string | (() => string)): PublicUrls {
+  const base = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   return {
-    booking: (publicId) => `${baseUrl}${bookingPagePath(publicId)}`,
-    calendarFeed: (token) => `${baseUrl}${calendarFeedPath(token)}`,
-    providerCallback: (provider) => `${baseUrl}${CALLBACK_PATHS[provider]}`,
-    invitation: (token) => `${baseUrl}${INVITATION_PAGE_PATH}#${token}`,
+    booking: (publicId) => `${base()}${bookingPagePath(publicId)}`,
+    calendarFeed: (token) => `${base()}${calendarFeedPath(token)}`,
+    providerCallback: (provider) => `${base()}${CALLBACK_PATHS[provider]}`,
+    invitation: (token) => `${base()}${INVITATION_PAGE_PATH}#${token}`,
   };
 }

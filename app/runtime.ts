@@ -15,6 +15,7 @@ import type { Services } from '../resolvers/shared/context.js';
 import { createLogger } from '../infra/observability/logger.js';
 import { closeServices, createServices, messagingSettings } from './services.js';
 import { createTargetGuard } from '../infra/net/targetGuard.js';
+import { runningServerAddress } from './serverAddress.js';
 
 export const VERSION = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;
 
@@ -25,6 +26,8 @@ export type RuntimeOptions = {
   logger?: Logger;
   /** Who opens the embedded database (as another process is told), and whether it may work through its owner. */
   claim?: { role: string; throughOwner: boolean };
+  /** The server's own address once it listens; other processes find the running server's (app/serverAddress.ts). */
+  ownAddress?: () => string | undefined;
 };
 
 export async function openRuntime(settings: Settings, options: RuntimeOptions): Promise<Runtime> {
@@ -52,7 +55,10 @@ export async function openRuntime(settings: Settings, options: RuntimeOptions): 
     messaging: messagingSettings(settings),
     media: { directory: join(settings.DATA_DIR, 'media'), maxBytes: settings.MEDIA_CACHE_MAX_BYTES },
     webhookTargets: createTargetGuard({ allowedHosts: settings.WEBHOOK_ALLOWED_HOSTS }),
-    publicBaseUrl: settings.PUBLIC_BASE_URL,
+    // PUBLIC_BASE_URL, else where the server listens: this process's own, or the running server's that the CLI works
+    // beside; only with no server running, the address PORT will give it.
+    publicBaseUrl: () =>
+      settings.PUBLIC_BASE_URL ?? options.ownAddress?.() ?? runningServerAddress(settings.DATA_DIR) ?? `https://localhost:${settings.PORT}`,
   });
   return {
     db,

@@ -26,8 +26,8 @@ export type ServiceOptions = {
   logger: Logger;
   messaging: MessagingSettings;
   webhookTargets: TargetGuard;
-  /** Where the public reaches the service (PUBLIC_BASE_URL), without a trailing slash. */
-  publicBaseUrl: string;
+  /** Where the public reaches the service (PUBLIC_BASE_URL, else the server's own address), without a trailing slash. */
+  publicBaseUrl: string | (() => string);
   /** The database's LISTEN, which feeds live updates (Database.listen). */
   listen: Listen;
   /** Where media files fetched from the provider are kept, and how many bytes of them at most. */

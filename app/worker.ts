@@ -10,6 +10,7 @@ import { startMetricsServer } from '../infra/observability/metricsServer.js';
 import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 import { openRuntime, VERSION } from './runtime.js';
 import { startBackgroundWork } from './backgroundWork.js';
+import { listenedOrExit } from './portTaken.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
@@ -25,7 +26,12 @@ const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START
 shutdown.register({ name: 'database', stage: 'close', stop: () => runtime.close() });
 
 // Before any work is claimed: a metrics port already taken (two processes on one host) stops the start here.
-const metrics = await startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT);
+const metrics = await listenedOrExit(startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT), logger, {
+  setting: 'METRICS_PORT',
+  port: settings.METRICS_PORT,
+  host: settings.METRICS_HOST,
+  process: 'npm run worker',
+});
 shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.close() });
 logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRICS_HOST}:${metrics.port}/metrics`);
 

@@ -126,6 +126,11 @@ export function StatusTicks({ status }: { status: string }) {
   );
 }
 
+/** What an empty list says: what to do next. Shown once the list is loaded (`items` defined) and has nothing. */
+export function EmptyNote({ items, children }: { items: readonly unknown[] | undefined; children: ComponentChildren }) {
+  return items && items.length === 0 ? <p class="empty">{children}</p> : null;
+}
+
 /** A labelled table of records; an empty column name is an actions column, named for screen readers only. */
 export function ListTable({ label, columns, children }: { label: string; columns: readonly string[]; children: ComponentChildren }) {
   return (
@@ -169,6 +174,8 @@ type SearchListProps = {
   note?: ComponentChildren;
   /** The rows: <li> elements. */
   children: ComponentChildren;
+  /** What follows the rows, for example a form that adds one. */
+  footer?: ComponentChildren;
   /** The selected record's view, or null for the placeholder. */
   detail: ComponentChildren | null;
   placeholderText: string;
@@ -195,6 +202,7 @@ export function SearchList(props: SearchListProps) {
         <ErrorNote error={props.error} />
         {props.note}
         <ul class="rows">{props.children}</ul>
+        {props.footer}
       </section>
       {props.detail ?? <p class="placeholder">{props.placeholderText}</p>}
     </div>

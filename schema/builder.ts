@@ -51,7 +51,14 @@ export const builder = new SchemaBuilder<{
   prisma: {
     client: (context) => context.prisma,
     dmmf: getDatamodel(),
-    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+    // Outside production a selection planned and then not used is reported, as a JSON line like every other log line.
+    onUnusedQuery:
+      process.env.NODE_ENV === 'production'
+        ? null
+        : (info) =>
+            process.stdout.write(
+              `${JSON.stringify({ level: 40, time: Date.now(), service: 'messaging-crm', msg: `Prisma query was unused in resolver for ${info.parentType.name}.${info.fieldName}` })}\n`,
+            ),
   },
 });
 

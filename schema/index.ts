@@ -15,6 +15,7 @@ import './messaging/mediaFile.js';
 import './messaging/conversationMessages.js';
 import './templates/templates.js';
 import './messaging/providerCallback.js';
+import './messaging/sandboxInbound.js';
 import './messaging/inboundFailures.js';
 import './contacts/mutations.js';
 import './contacts/channels.js';

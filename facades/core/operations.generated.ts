@@ -628,6 +628,16 @@ export type MessageSendMutationVariables = Exact<{
 
 export type MessageSendMutation = { messageSend: { message: { body: string, conversation_id: string, created_at: string, direction: string, id: string, status: string } } | null };
 
+export type SandboxInboundSendMutationVariables = Exact<{
+  from: string;
+  name?: string | null | undefined;
+  text: string;
+  image?: boolean | null | undefined;
+}>;
+
+
+export type SandboxInboundSendMutation = { sandboxInboundSend: { conversation_id: string, message_id: string } | null };
+
 export type InboundFailuresListQueryVariables = Exact<{
   limit?: number | null | undefined;
   cursor?: string | null | undefined;

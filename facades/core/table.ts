@@ -21,8 +21,8 @@ export type RestRoute = {
   method: RestMethod;
   /** Under /api/v1; `{name}` segments fill the operation's variable of that name. */
   path: string;
-  /** Success status; 200 unless given. */
-  status?: 200 | 201;
+  /** Success status; 200 unless given (202: accepted and handled as a provider delivery is). */
+  status?: 200 | 201 | 202;
   /** The key of the guide form `{<key>: [...], hasMore}`, for list routes the guides describe. */
   guideKey?: GuideKey;
   /** Error codes this route answers beyond those every route documents (400, 401, 403, 405, 415, and 404 when

@@ -5,6 +5,7 @@
 // surface shares, and answers the root field's JSON, or an error result holding the spec's error object.
 // It is the SDK's low-level Server, not McpServer: McpServer validates arguments itself and words the
 // failures its own way, while a refused argument here must be the VALIDATION_ERROR every facade gives.
+import { portableSchema } from './portableSchema.js';
 import type { GraphQLSchema } from 'graphql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -53,7 +54,7 @@ export function prepareTools(table: readonly FacadeEntry[], schema: GraphQLSchem
       definition: {
         name: mcp.name,
         description: mcp.description,
-        inputSchema: { type: 'object', properties: properties as Record<string, object>, required, additionalProperties: false },
+        inputSchema: portableSchema({ type: 'object', properties, required, additionalProperties: false }) as Tool['inputSchema'],
         annotations: ANNOTATIONS[mcp.kind],
       },
       operationName: name,

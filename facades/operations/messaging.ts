@@ -32,6 +32,16 @@ export const MESSAGING: readonly FacadeEntry[] = [
     },
   },
   {
+    operation: 'SandboxInboundSend',
+    rest: [{ operationId: 'sendSandboxInbound', method: 'POST', path: '/sandbox/inbound', status: 202, errors: ['NOT_FOUND'] }],
+    mcp: {
+      name: 'sandbox_inbound_send',
+      kind: 'write',
+      description:
+        "Simulate a customer writing to the workspace's sandbox number: {from (E.164), name?, text, image? (attach the sandbox's sample photo)}. The service signs a WhatsApp webhook delivery and handles it as the provider's own; returns {message_id, conversation_id}. NOT_FOUND when the workspace's integration is not the sandbox.",
+    },
+  },
+  {
     operation: 'InboundFailuresList',
     rest: [{ operationId: 'listInboundFailures', method: 'GET', path: '/inbound-failures' }],
     mcp: {

@@ -200,13 +200,19 @@ function requestBodyOf(bound: BoundRoute, components: Components): JsonSchema | 
   };
 }
 
-function successContent(bound: BoundRoute, components: Components): Record<string, unknown> {
+/**
+ * The success answer: one media type, application/json, the schema form. The guide form, sent only to a client whose
+ * Accept names its vendor media type, is a documented variant (`x-guide-form`: its media type and schema) rather than a
+ * second media type, which every generated client would merge with the first into a union.
+ */
+function successOf(bound: BoundRoute, components: Components): Record<string, unknown> {
   const outputs = new OutputSchemas(bound.operation, components);
   const body = outputs.answer(bound.operation);
-  const content: Record<string, unknown> = { 'application/json': { schema: body } };
+  const success: Record<string, unknown> = { content: { 'application/json': { schema: body } } };
   if (bound.guide) {
     const { key, items } = bound.guide;
-    content[GUIDE_MEDIA_TYPE] = {
+    success['x-guide-form'] = {
+      mediaType: GUIDE_MEDIA_TYPE,
       schema: {
         type: 'object',
         description: `The guide form, sent when Accept names ${GUIDE_MEDIA_TYPE}.`,
@@ -216,7 +222,7 @@ function successContent(bound: BoundRoute, components: Components): Record<strin
       },
     };
   }
-  return content;
+  return success;
 }
 
 /** The schema of the list that the guide form puts under its key: one field of the response. */
@@ -244,7 +250,7 @@ function responsesOf(bound: BoundRoute, components: Components): Record<string, 
     [String(route.status ?? 200)]: {
       description: operation.field.description ?? 'Success',
       headers: bound.guide ? { ...headers, Vary: ref('headers', 'Vary') } : headers,
-      content: successContent(bound, components),
+      ...successOf(bound, components),
     },
   };
   const domain = (code: ErrorCode): DocumentedError => ({ status: httpStatusOf(code), code, meaning: ERROR_MEANINGS[code], headers });

@@ -79,9 +79,11 @@ export class OutputSchemas {
     throw new Error(`Abstract type ${type.name} in a REST response is not supported`);
   }
 
-  /** The operation's answer: its root field's value. */
+  /** The operation's answer: its root field's value, never null (the adapter answers a null result 404), so a
+   * generated client's success body is the record itself, not `X | null`. */
   answer(operation: PreparedOperation): JsonSchema {
-    return this.of(operation.field.type, rootNode(operation));
+    const type = operation.field.type;
+    return this.inner(isNonNullType(type) ? type.ofType : type, rootNode(operation));
   }
 }
 

@@ -140,10 +140,9 @@ function isOrigin(value: string): boolean {
   }
 }
 
-export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL' | 'PUBLIC_BASE_URL'> & {
+export type Settings = Omit<z.infer<typeof schema>, 'GRAPHIQL'> & {
   GRAPHIQL: boolean;
   DATA_DIR: string;
-  PUBLIC_BASE_URL: string;
 };
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -157,6 +156,5 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...settings,
     DATA_DIR: resolve(settings.DATA_DIR),
     GRAPHIQL: settings.GRAPHIQL ?? settings.NODE_ENV !== 'production',
-    PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? `https://localhost:${settings.PORT}`,
   };
 }

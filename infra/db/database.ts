@@ -16,7 +16,7 @@ import pg from 'pg';
 import { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import { EMBEDDED_SHARED_BUFFERS } from '../config/settings.js';
 import { fromPGlite, fromPgPool, type SqlConnection } from './sql.js';
-import { pgliteListen, poolListen, type Listen } from './notifications.js';
+import { pgliteNotifications, poolListen, type Listen } from './notifications.js';
 import { claimOwnership, describeOwner, EmbeddedDatabaseInUse, type LiveOwner, type Ownership } from './ownership.js';
 import { serveWireConnection, type WireConnection } from './pgliteWire.js';
 import { statementNamer } from './preparedStatements.js';
@@ -175,17 +175,18 @@ function openThroughOwner(owner: LiveOwner): Database {
 function openPGlite(pglite: PGlite, ownership?: Ownership, onServeError: (error: unknown) => void = () => {}): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const connections = new Set<WireConnection>();
+  const notifications = pgliteNotifications(pglite);
   let closing = false;
   return {
     prisma,
     sql: fromPGlite(pglite),
-    listen: pgliteListen(pglite),
+    listen: notifications.listen,
     kind: 'pglite',
     socketPath: ownership?.socketPath,
     serveOthers() {
       ownership?.accept((socket) => {
         if (closing) return socket.destroy();
-        const connection = serveWireConnection(pglite, socket, onServeError);
+        const connection = serveWireConnection(pglite, socket, notifications, onServeError);
         connections.add(connection);
         void connection.closed.then(() => connections.delete(connection));
       });

@@ -6,10 +6,14 @@
 // client's. The turn is PGlite's own transaction lock, the one its query(), exec() and transaction() take, so the
 // owner's Prisma client waits for a client's turn and the other way round. When a client goes, its open transaction
 // is rolled back and whatever session state it left (prepared statements, settings, advisory locks) is discarded.
+// The owner's own LISTEN lives in that session too: notices a client's commits raise come back in its output and are
+// handed to the owner's listeners, and after every client turn the owner's LISTEN is put back if the client's UNLISTEN,
+// DISCARD ALL or departure took it away (infra/db/notifications.ts), so no foreign client can end live updates.
 // @electric-sql/pglite-socket is not used: it schedules single messages and keeps a client's turn only inside an
 // explicit transaction, so extended-protocol sequences interleave (docs/api-decisions.md, "The embedded database").
 import type { PGlite } from '@electric-sql/pglite';
 import type { Socket } from 'node:net';
+import { simpleQuery, type EmbeddedNotifications } from './notifications.js';
 
 const SSL_REQUEST = 80_877_103;
 const GSSENC_REQUEST = 80_877_104;
@@ -17,6 +21,7 @@ const CANCEL_REQUEST = 80_877_102;
 const READY_FOR_QUERY = 0x5a; // 'Z'
 const IDLE = 0x49; // 'I': ReadyForQuery's status outside a transaction block
 const TERMINATE = 0x58; // 'X'
+const NOTIFICATION = 0x41; // 'A': NotificationResponse
 /** A client that keeps the session (inside a transaction) without sending anything for this long is cut off, so a
  * stopped CLI cannot stall the server. The service's own transactions take milliseconds. */
 const TURN_IDLE_TIMEOUT_MS = 30_000;
@@ -31,7 +36,12 @@ export type WireConnection = {
 };
 
 /** Serves PGlite on one accepted socket until either side closes it. */
-export function serveWireConnection(db: PGlite, socket: Socket, onError: (error: unknown) => void): WireConnection {
+export function serveWireConnection(
+  db: PGlite,
+  socket: Socket,
+  notifications: EmbeddedNotifications,
+  onError: (error: unknown) => void,
+): WireConnection {
   let input = Buffer.alloc(0);
   let started = false;
   let terminating = false;
@@ -54,8 +64,11 @@ export function serveWireConnection(db: PGlite, socket: Socket, onError: (error:
     await db.runExclusive(() => db.execProtocolRawStream(messages, { onRawData: (data) => output.push(Buffer.from(data)) }));
     const response = Buffer.concat(output);
     if (response.length > 0) socket.write(response);
-    if (endsIdle(response)) endTurn();
-    else idleTimer = setTimeout(() => socket.destroy(), TURN_IDLE_TIMEOUT_MS);
+    const last = hearNotifications(response, notifications);
+    if (isIdle(response, last)) {
+      await notifications.restore();
+      endTurn();
+    } else idleTimer = setTimeout(() => socket.destroy(), TURN_IDLE_TIMEOUT_MS);
   };
 
   const pump = async (): Promise<void> => {
@@ -115,6 +128,7 @@ export function serveWireConnection(db: PGlite, socket: Socket, onError: (error:
             if (db.isInTransaction()) await db.execProtocolRaw(simpleQuery('ROLLBACK'));
             await db.execProtocolRaw(simpleQuery('DISCARD ALL'));
           });
+          await notifications.restore();
         })
         .catch(onError)
         .finally(() => {
@@ -134,21 +148,23 @@ function turn(db: PGlite): Promise<() => void> {
   });
 }
 
-/** True when the last message of a response is ReadyForQuery with status idle. */
-function endsIdle(response: Buffer): boolean {
+/** Hands the response's NotificationResponse messages to the owner's listeners; returns the last message's offset. */
+function hearNotifications(response: Buffer, notifications: EmbeddedNotifications): number {
   let offset = 0;
   let last = -1;
   while (offset + 5 <= response.length) {
     last = offset;
-    offset += 1 + response.readInt32BE(offset + 1);
+    const end = offset + 1 + response.readInt32BE(offset + 1);
+    if (response[offset] === NOTIFICATION) {
+      const channelEnd = response.indexOf(0, offset + 9);
+      notifications.heard(response.toString('utf8', offset + 9, channelEnd), response.toString('utf8', channelEnd + 1, end - 1));
+    }
+    offset = end;
   }
-  return last >= 0 && response[last] === READY_FOR_QUERY && response[last + 5] === IDLE;
+  return last;
 }
 
-function simpleQuery(sql: string): Buffer {
-  const text = Buffer.from(`${sql}\0`, 'utf8');
-  const header = Buffer.alloc(5);
-  header[0] = 0x51; // 'Q'
-  header.writeInt32BE(4 + text.length, 1);
-  return Buffer.concat([header, text]);
+/** True when the message at `last` is ReadyForQuery with status idle. */
+function isIdle(response: Buffer, last: number): boolean {
+  return last >= 0 && response[last] === READY_FOR_QUERY && response[last + 5] === IDLE;
 }

@@ -74,9 +74,10 @@ export async function inviteUser(ctx: Context, input: { email: string; role: str
 }
 
 /** Invitations not yet accepted, revoked or expired, newest first. */
-export function listInvitations(ctx: Context) {
+export function listInvitations(ctx: Context, query: { select?: object; include?: object } = {}) {
   const { workspaceId } = requireActor(ctx);
   return ctx.prisma.invitation.findMany({
+    ...query,
     where: { company_id: workspaceId, accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } },
     orderBy: { id: 'desc' },
   });

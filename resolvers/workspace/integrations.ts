@@ -230,3 +230,33 @@ export async function disconnectIntegration(ctx: Context, id: string, query: Que
   if (!integration) throw notFound('Integration');
   return ctx.prisma.integration.update({ ...query, where: { id: integration.id }, data: { status: 'disconnected' } });
 }
+
+export type RotatedSecret = { integration_id: string; app_secret: string };
+
+/**
+ * A new app secret for an integration, answered once: generated for the sandbox (whose deliveries this service
+ * signs itself); for WhatsApp, the one Meta shows after its reset in the app's settings, given as `app_secret`.
+ */
+export async function rotateIntegrationSecret(
+  services: { prisma: Db; secrets: SecretBox },
+  input: { workspaceId: string; id: string; app_secret?: string | null },
+): Promise<RotatedSecret> {
+  const integration = await services.prisma.integration.findFirst({
+    where: { id: parseInput(uuid, input.id), company_id: input.workspaceId },
+    select: { id: true, provider: true, credentials: true },
+  });
+  if (!integration) throw notFound('Integration');
+  const given = input.app_secret?.trim();
+  if (!given && integration.provider !== 'sandbox') {
+    throw new DomainError('VALIDATION_ERROR', "A WhatsApp app secret is Meta's: reset it in the app's settings and give it here", {
+      app_secret: 'is required for a whatsapp integration',
+    });
+  }
+  const appSecret = given || randomToken(24);
+  const credentials = { ...openCredentials(services.secrets, integration.credentials), app_secret: appSecret };
+  await services.prisma.integration.update({
+    where: { id: integration.id },
+    data: { credentials: services.secrets.seal(JSON.stringify(credentials)) },
+  });
+  return { integration_id: integration.id, app_secret: appSecret };
+}

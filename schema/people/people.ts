@@ -136,7 +136,7 @@ builder.queryFields((t) => ({
     type: [Invitation],
     description: 'Invitations not yet accepted, revoked or expired, newest first.',
     authScopes: { permission: 'team' },
-    resolve: (_query, _root, _args, ctx) => listInvitations(ctx),
+    resolve: (query, _root, _args, ctx) => listInvitations(ctx, query),
   }),
 }));
 

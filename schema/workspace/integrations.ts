@@ -7,7 +7,9 @@ import {
   disconnectIntegration,
   integrationVerifyToken,
   listIntegrations,
+  rotateIntegrationSecret,
 } from '../../resolvers/workspace/integrations.js';
+import { requireActor } from '../../resolvers/shared/context.js';
 import { isProviderName } from '../../adapters/providers/types.js';
 
 const scope = { permission: 'integrations' } as const;
@@ -46,7 +48,21 @@ builder.queryField('integrations', (t) =>
   }),
 );
 
+const RotatedSecret = builder.objectRef<{ integration_id: string; app_secret: string }>('IntegrationSecret').implement({
+  description: 'An app secret, shown this once: give it to whatever signs the deliveries (the sandbox form does it itself).',
+  fields: (t) => ({ integration_id: t.exposeID('integration_id'), app_secret: t.exposeString('app_secret') }),
+});
+
 builder.mutationFields((t) => ({
+  integrationRotateSecret: t.field({
+    type: RotatedSecret,
+    description:
+      "A new app secret, answered once: generated for the sandbox; for WhatsApp, the one Meta shows after its reset in the app's settings.",
+    authScopes: scope,
+    args: { id: t.arg.id({ required: true }), app_secret: t.arg.string({ required: false }) },
+    resolve: (_root, args, ctx) =>
+      rotateIntegrationSecret(ctx, { workspaceId: requireActor(ctx).workspaceId, id: String(args.id), app_secret: args.app_secret }),
+  }),
   integrationCreate: t.prismaField({
     type: Integration,
     description:

@@ -697,6 +697,11 @@ const samples = (): Record<string, Sample> => {
       badQuery: '?status=archived',
       errors: { INTEGRATION_NOT_FOUND: { query: '?provider=whatsapp' }, PROVIDER_ERROR: { key: records.whatsappKey } },
     },
+    sendSandboxInbound: {
+      body: () => ({ from: '+15557654321', name: 'Sam Sample', text: 'Is my order on its way?' }),
+      badBody: { from: 'not a phone', text: 'Hello' },
+      errors: { NOT_FOUND: { key: records.whatsappKey, body: { from: '+15557654321', text: 'Hello' } } },
+    },
     sendMessage: {
       body: () => ({ conversation_id: open, body: 'Your order ships today.' }),
       badBody: { conversation_id: 'x' },

@@ -1,11 +1,13 @@
 // `npm run cli -- integration create`, run as an operator runs it (a child process on an embedded
-// database in a temporary DATA_DIR): it connects a WhatsApp phone number to a workspace.
+// database in a temporary DATA_DIR): it connects a WhatsApp phone number to a workspace, and the callback URL it
+// prints is PUBLIC_BASE_URL's or, while a server runs (`node dist/main.js` on a port of its own), that server's.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startServer } from '../support/server.js';
 
 const run = promisify(execFile);
 
@@ -15,6 +17,8 @@ describe('the integration create command', () => {
   // Always the embedded database: the operator's DATABASE_URL is not this test's.
   const { DATABASE_URL: _unused, ...inherited } = process.env;
   const env = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  /** The database a started server uses (test/support/server.ts), for commands run beside it. */
+  const serverDatabase: Record<string, string> = process.env['TEST_DATABASE_URL'] ? { DATABASE_URL: process.env['TEST_DATABASE_URL'] } : {};
   const cli = async (args: string[], extraEnv: Record<string, string> = {}) => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'app/cli.ts', ...args], { env: { ...env, ...extraEnv } });
     return JSON.parse(stdout);
@@ -45,4 +49,28 @@ describe('the integration create command', () => {
       callback_url: 'https://crm.example.test/webhooks/whatsapp',
     });
   }, 60_000);
+
+  it('prints the callback URL of the server it works beside, on the port that server listens on', async () => {
+    const server = await startServer({ dataDir });
+    try {
+      const workspace = await cli(['workspace', 'create', '--name', 'Beside', '--email', 'owner@beside.example', '--json'], serverDatabase);
+      const integration = await cli(
+        [
+          'integration',
+          'create',
+          '--workspace',
+          workspace.workspace_id,
+          '--phone-number-id',
+          '106540352242923',
+          '--business-account-id',
+          '102290129340399',
+          '--json',
+        ],
+        { ...serverDatabase, WHATSAPP_ACCESS_TOKEN: 'EAAGexample', WHATSAPP_APP_SECRET: 'app-secret' },
+      );
+      expect(integration.callback_url).toBe(`https://localhost:${server.port}/webhooks/whatsapp`);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });

@@ -2,46 +2,16 @@
 // server processes on one database; a dashboard subscribed over SSE (the graphql-sse client) to the second
 // sees, within one second, an inbound WhatsApp message posted to the first, carried by LISTEN/NOTIFY.
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-sse';
 import { selfSignedCertificatePaths } from '../../infra/transport/certificate.js';
 import { openDatabase } from '../../infra/db/database.js';
 import { createSecretBox } from '../../infra/crypto/secrets.js';
 import { createWorkspace, type CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
-import { httpsFetch, startServer, tempDir, type ServerProcess } from '../support/server.js';
+import { httpsFetch, startServer, tempDir, trustingFetch, type ServerProcess } from '../support/server.js';
 import { hubSignature, inboundPayload } from '../support/whatsappPayloads.js';
 
 const url = process.env['TEST_DATABASE_URL'];
-
-/** fetch for the graphql-sse client over HTTPS, trusting exactly the server's self-signed certificate. */
-function trustingFetch(caFile: string): typeof fetch {
-  const ca = readFileSync(caFile);
-  return (input, init = {}) =>
-    new Promise<Response>((resolve, reject) => {
-      const target = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-      const request = httpsRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: init.method ?? 'GET',
-          headers: Object.fromEntries(new Headers(init.headers)),
-          ca,
-        },
-        (response) => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
-          resolve(new Response(Readable.toWeb(response) as ReadableStream, { status: response.statusCode ?? 0, headers }));
-        },
-      );
-      init.signal?.addEventListener('abort', () => request.destroy());
-      request.on('error', reject);
-      request.end(typeof init.body === 'string' ? init.body : undefined);
-    });
-}
 
 describe.skipIf(!url)('live updates across two server processes', () => {
   let first: ServerProcess;

@@ -1,10 +1,13 @@
 // The embedded database served to other processes (infra/db/pgliteWire.ts), here an owner and a client in one
 // process: PGlite is one session, so a client's transaction and its extended-protocol sequences never interleave
 // with the owner's queries or another client's; a client that goes mid-transaction leaves nothing behind, and an
-// owner that closes under a client's transaction rolls it back.
+// owner that closes under a client's transaction rolls it back. The owner's LISTEN, in the same session, hears
+// what clients commit and survives whatever a client does to the session: UNLISTEN, DISCARD ALL, leaving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../infra/db/database.js';
 import type { SqlConnection } from '../../infra/db/sql.js';
+import pg from 'pg';
+import { dirname } from 'node:path';
 import { tempDir } from '../support/server.js';
 
 let owner: Database;
@@ -98,5 +101,30 @@ describe('a client of the embedded database', () => {
     expect(next.owner).toBeUndefined();
     expect(await next.sql.query('SELECT id FROM gone_rows')).toEqual([]);
     await next.close();
+  });
+
+  it("never takes the owner's LISTEN away: notices from clients' commits reach it, after UNLISTEN, DISCARD ALL and leaving", async () => {
+    const heard: (string | null)[] = [];
+    const stop = await owner.listen('wire_news', (payload) => heard.push(payload));
+    const notify = (sql: SqlConnection, payload: string) => sql.query("SELECT pg_notify('wire_news', $1)", [payload]);
+    // A psql-like session straight on the socket: connect, query, take the session's LISTENs away, disconnect.
+    const socketPath = client.socketPath!;
+    const port = Number(socketPath.split('.').pop());
+    const session = new pg.Client({ host: dirname(socketPath), port, user: 'postgres', database: 'postgres' });
+    await session.connect();
+    await session.query("SELECT pg_notify('wire_news', 'from a client')");
+    await expect.poll(() => heard).toEqual(['from a client']);
+    await session.query('UNLISTEN *');
+    await notify(owner.sql, 'after UNLISTEN');
+    await session.query('DISCARD ALL');
+    await notify(owner.sql, 'after DISCARD ALL');
+    await session.end();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await notify(owner.sql, 'after leaving');
+    await notify(client.sql, 'from the driver');
+    await expect
+      .poll(() => heard.filter((payload) => payload !== null))
+      .toEqual(['from a client', 'after UNLISTEN', 'after DISCARD ALL', 'after leaving', 'from the driver']);
+    await stop();
   });
 });

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { openDatabase } from '../../infra/db/database.js';
@@ -198,4 +199,31 @@ export function httpsFetch(
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/** fetch for the graphql-sse client over HTTPS, trusting exactly the server's self-signed certificate. */
+export function trustingFetch(caFile: string): typeof fetch {
+  const ca = readFileSync(caFile);
+  return (input, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const target = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      const request = httpsRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: init.method ?? 'GET',
+          headers: Object.fromEntries(new Headers(init.headers)),
+          ca,
+        },
+        (response) => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+          resolve(new Response(Readable.toWeb(response) as ReadableStream, { status: response.statusCode ?? 0, headers }));
+        },
+      );
+      init.signal?.addEventListener('abort', () => request.destroy());
+      request.on('error', reject);
+      request.end(typeof init.body === 'string' ? init.body : undefined);
+    });
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, ErrorNote, Field, Page, SearchList, Time, formValues } from '../../ui.js';
+import { Button, EmptyNote, ErrorNote, Field, Page, SearchList, Time, formValues } from '../../ui.js';
 
 type Contact = {
   id: string;
@@ -81,6 +81,11 @@ export function ContactsPage() {
         error={listed.error}
         detail={selected ? <ContactDetail key={selected} id={selected} /> : null}
         placeholderText="Choose a contact."
+        note={
+          <EmptyNote items={listed.data?.contacts.data}>
+            {search ? 'No contact matches.' : 'No contacts yet — simulate a customer message or import a CSV.'}
+          </EmptyNote>
+        }
       >
         {listed.data?.contacts.data.map((contact) => (
           <li key={contact.id}>

@@ -8,6 +8,7 @@ import { useMutation, useQuery, useSubscription } from '@urql/preact';
 import { session } from '../../session.js';
 import { Button, ErrorNote, Page, SearchList, StatusTicks, Time } from '../../ui.js';
 import { ReplyBox } from './reply.js';
+import { SimulateInbound } from './simulate.js';
 
 type ConversationRow = {
   id: string;
@@ -91,7 +92,17 @@ export function InboxPage() {
         onSearch={setSearch}
         placeholder="Name, phone, e-mail or words"
         error={listed.error}
-        note={rows.length === 0 && !listed.fetching ? <p class="empty">No conversations here.</p> : null}
+        note={
+          rows.length === 0 && !listed.fetching ? (
+            <p class="empty">No conversations here. On the sandbox, simulate a customer message below to see one arrive.</p>
+          ) : null
+        }
+        footer={
+          <details class="simulate-box">
+            <summary>Simulate a customer message</summary>
+            <SimulateInbound />
+          </details>
+        }
         detail={selected ? <Conversation id={selected} users={users ?? []} onBack={() => route('/inbox')} onChange={refetch} /> : null}
         placeholderText="Choose a conversation."
         filters={

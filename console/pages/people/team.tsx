@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { session } from '../../session.js';
-import { Button, ErrorNote, Field, Page, ShownOnce, Time, formValues, ListTable } from '../../ui.js';
+import { Button, EmptyNote, ErrorNote, Field, Page, ShownOnce, Time, formValues, ListTable } from '../../ui.js';
 
 const ROLES = ['owner', 'admin', 'member'];
 
@@ -150,6 +150,7 @@ export function TeamPage() {
           ))}
       </ListTable>
       <h2>Open invitations</h2>
+      <EmptyNote items={team.data?.invitations}>No open invitations — invite someone above.</EmptyNote>
       <ul>
         {team.data?.invitations.map((invitation) => (
           <li key={invitation.id}>

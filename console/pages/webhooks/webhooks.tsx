@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues, ListTable } from '../../ui.js';
+import { Button, EmptyNote, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues, ListTable } from '../../ui.js';
 
 const EVENTS = ['message.received', 'message.status', 'message.created'];
 
@@ -144,6 +144,7 @@ function WebhookList() {
       </form>
       {secret ? <ShownOnce label="The endpoint's signing secret." value={secret} /> : null}
       <ErrorNote error={listed.error} />
+      <EmptyNote items={listed.data?.webhooks.webhooks}>No endpoints yet — add one above to receive events.</EmptyNote>
       <ul class="rows">
         {listed.data?.webhooks.webhooks.map((subscription) => (
           <li key={subscription.id}>
@@ -236,6 +237,7 @@ function WebhookDetail({ id }: { id: string }) {
       </form>
       {secret ? <ShownOnce label="The new signing secret." value={secret} /> : null}
       <h2>Deliveries</h2>
+      <EmptyNote items={result.data?.webhookDeliveries.data}>No deliveries yet — events sent to this endpoint appear here.</EmptyNote>
       <ListTable label="Deliveries" columns={['Event', 'Status', 'Attempts', 'Next retry', '']}>
         {result.data?.webhookDeliveries.data.map((delivery) => (
           <tr key={delivery.id} data-testid="delivery" data-status={delivery.status}>

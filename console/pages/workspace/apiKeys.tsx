@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { session } from '../../session.js';
-import { Button, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues, ListTable } from '../../ui.js';
+import { Button, EmptyNote, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues, ListTable } from '../../ui.js';
 
 /** The scopes of people's sessions that are not key scopes: managing keys, the team and integrations. */
 const SESSION_ONLY = new Set(['keys', 'team', 'integrations']);
@@ -86,6 +86,7 @@ export function ApiKeysPage() {
       </form>
       {created ? <ShownOnce label="Your new API key." value={created} /> : null}
       <ErrorNote error={listed.error ?? revoking.error} />
+      <EmptyNote items={listed.data?.apiKeys}>Generate your first key: name it, choose its scopes and press Generate key.</EmptyNote>
       <ListTable label="API keys" columns={['Name', 'Key', 'Scopes', 'Created by', 'Created', 'Last used', '']}>
         {listed.data?.apiKeys.map((key) => (
           <tr key={key.id} class={key.revoked_at ? 'revoked' : ''}>

@@ -1,8 +1,11 @@
 // Settings → Integrations: connected WhatsApp numbers with the callback URL and verify token to enter in Meta's
-// app settings, connecting a number, disconnecting, and the templates the provider has.
+// app settings, connecting a number, disconnecting, rotating the app secret (shown once), simulating a customer message
+// on the sandbox, and the templates the provider has.
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, ErrorNote, Field, Page, Time, formValues, ListTable } from '../../ui.js';
+import { useState } from 'preact/hooks';
+import { Button, EmptyNote, ErrorNote, Field, Page, ShownOnce, Time, formValues, ListTable } from '../../ui.js';
+import { SimulateInbound } from '../conversations/simulate.js';
 
 type Integration = {
   id: string;
@@ -39,6 +42,44 @@ const DISCONNECT = gql`
   }
 `;
 
+const ROTATE = gql`
+  mutation IntegrationRotateSecret($id: ID!, $app_secret: String) {
+    integrationRotateSecret(id: $id, app_secret: $app_secret) {
+      integration_id
+      app_secret
+    }
+  }
+`;
+
+type Rotated = { integrationRotateSecret: { integration_id: string; app_secret: string } };
+
+/** A new app secret: generated for the sandbox; for WhatsApp, the one Meta shows after its reset. Shown once. */
+function RotateSecret({ integration }: { integration: Integration }) {
+  const [rotating, rotate] = useMutation<Rotated>(ROTATE);
+  const [secret, setSecret] = useState<string | null>(null);
+  const sandbox = integration.provider === 'sandbox';
+  return (
+    <form
+      aria-label="Rotate the app secret"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!confirm('Rotate the app secret? Deliveries signed with the old one are refused from now on.')) return;
+        const appSecret = formValues(event.currentTarget)['app_secret'];
+        void rotate({ id: integration.id, app_secret: appSecret || null }).then((answer) => {
+          if (answer.data) setSecret(answer.data.integrationRotateSecret.app_secret);
+        });
+      }}
+    >
+      {sandbox ? null : <Field label="New app secret from Meta" name="app_secret" type="password" required autoComplete="off" />}
+      <ErrorNote error={rotating.error} />
+      <Button type="submit" busy={rotating.fetching}>
+        Rotate the app secret
+      </Button>
+      {secret ? <ShownOnce label="New app secret." value={secret} /> : null}
+    </form>
+  );
+}
+
 export function IntegrationsPage() {
   const [listed, refresh] = useQuery<{ integrations: Integration[]; templates: { templates: Template[] } }>({ query: LIST });
   const [creating, create] = useMutation(CREATE);
@@ -47,6 +88,7 @@ export function IntegrationsPage() {
   return (
     <Page title="Integrations">
       <ErrorNote error={listed.error ?? disconnecting.error} />
+      <EmptyNote items={listed.data?.integrations}>No number connected yet — connect one below.</EmptyNote>
       {listed.data?.integrations.map((integration) => (
         <article class="card" key={integration.id} data-testid="integration">
           <h2>
@@ -73,6 +115,8 @@ export function IntegrationsPage() {
               <Time value={integration.created_at} />
             </dd>
           </dl>
+          {integration.status === 'connected' ? <RotateSecret integration={integration} /> : null}
+          {integration.status === 'connected' && integration.provider === 'sandbox' ? <SimulateInbound /> : null}
           {integration.status === 'connected' ? (
             <Button
               type="button"
@@ -119,6 +163,7 @@ export function IntegrationsPage() {
         </Button>
       </form>
       <h2>Templates</h2>
+      <EmptyNote items={listed.data?.templates.templates}>No templates on this provider yet.</EmptyNote>
       <ListTable label="Templates" columns={['Name', 'Language', 'Category', 'Status']}>
         {listed.data?.templates.templates.map((template) => (
           <tr key={template.id}>
