@@ -5,14 +5,7 @@
 // writing in a language the knowledge lacks is told which languages it can help in (that counts as a miss).
 import { missed } from './missed.js';
 import { phrasesFor } from './phrases.js';
-import {
-  NO_USAGE,
-  type AgentDecision,
-  type AgentInput,
-  type AgentSentence,
-  type AnswerSource,
-  type ConversationAgent,
-} from './types.js';
+import { NO_USAGE, type AgentDecision, type AgentInput, type AgentSentence, type AnswerSource, type ConversationAgent } from './types.js';
 
 export const MAX_ANSWER_CHARS = 400;
 /** Sentences beside the best one join the answer when they score at least this share of its score. */

@@ -28,8 +28,7 @@ const DEFAULT_PROMPT =
   'You are the customer service assistant of this business, answering on WhatsApp. Answer briefly and only from ' +
   'the knowledge passages and what the tools return. If you cannot answer, call hand_off.';
 
-const CITING =
-  'Cite the passage your answer comes from as [n] (its number below); an answer that cites no passage is not sent.';
+const CITING = 'Cite the passage your answer comes from as [n] (its number below); an answer that cites no passage is not sent.';
 
 type Source = { title: string; text: string; document_id: string | null };
 
@@ -90,9 +89,11 @@ export function llmAgent(options: LlmAgentOptions): ConversationAgent {
       const messages: ChatMessage[] = [systemMessage(options, input, sources), ...history(input)];
       const toolCalls: ToolCallRecord[] = [];
       const usage: AgentUsage = { modelCalls: 0, promptTokens: 0, completionTokens: 0 };
-      const decided = (
-        decision: { kind: 'handoff'; reason: 'no_confident_answer' | 'model_failure' | 'budget' | 'model_request'; detail: string },
-      ): AgentDecision => ({
+      const decided = (decision: {
+        kind: 'handoff';
+        reason: 'no_confident_answer' | 'model_failure' | 'budget' | 'model_request';
+        detail: string;
+      }): AgentDecision => ({
         ...decision,
         toolCalls,
         usage,

@@ -4,7 +4,13 @@
 import { languageName, phrasesFor } from './phrases.js';
 import type { AgentDecision, AgentInput, AgentUsage, AnswerSource, ToolCallRecord } from './types.js';
 
-export function missed(input: AgentInput, why: string, bestScore: number | null, usage: AgentUsage, toolCalls: ToolCallRecord[]): AgentDecision {
+export function missed(
+  input: AgentInput,
+  why: string,
+  bestScore: number | null,
+  usage: AgentUsage,
+  toolCalls: ToolCallRecord[],
+): AgentDecision {
   const { knowledge } = input;
   if (input.missedBefore) {
     return {

@@ -81,11 +81,13 @@ const QUESTION_WORDS = new Set(
 );
 
 function wordList(words: Words, weight: number): Word[] {
-  return words.filter((variants) => !variants.some((variant) => QUESTION_WORDS.has(variant))).map((variants) => ({
-    variants,
-    prefixes: variants.map(prefixTerm).filter((prefix): prefix is string => prefix !== null),
-    weight: weight * informativeness(variants),
-  }));
+  return words
+    .filter((variants) => !variants.some((variant) => QUESTION_WORDS.has(variant)))
+    .map((variants) => ({
+      variants,
+      prefixes: variants.map(prefixTerm).filter((prefix): prefix is string => prefix !== null),
+      weight: weight * informativeness(variants),
+    }));
 }
 
 /** How well a set of terms holds the word: 1 for a stem, 0.8 for a shared stem prefix, 0. */
@@ -115,6 +117,21 @@ function scoreAll(candidates: Candidate[], words: Word[]): number[] {
     const early = first === -1 ? 0 : 1 - first / Math.max(order.length, 1);
     return KNOWN * known + ALL * all + SIMILAR * candidate.similarity + EARLY * early;
   });
+}
+
+/**
+ * An FAQ's question is matched both ways, as one question against another: the share of the customer's words it
+ * holds (0.4), the share of its own words the customer's question holds (0.4: "Gift cards?" is all there in "Do
+ * you sell gift cards?"), and trigram similarity (0.2).
+ */
+function faqScore(candidate: Candidate, words: Word[]): number {
+  const terms = new Set(candidate.terms ?? []);
+  const allWeight = words.reduce((sum, word) => sum + word.weight, 0);
+  const forward = allWeight === 0 ? 0 : words.reduce((sum, word) => sum + word.weight * holds(terms, word), 0) / allWeight;
+  const asked = new Set(words.flatMap((word) => [...word.variants, ...word.prefixes]));
+  const own = [...terms].filter((term) => !term.endsWith('*') && !QUESTION_WORDS.has(term));
+  const backward = own.length === 0 ? 0 : own.filter((term) => asked.has(term) || asked.has(prefixTerm(term) ?? '')).length / own.length;
+  return 0.4 * forward + 0.4 * backward + 0.2 * candidate.similarity;
 }
 
 async function knowledgeLanguages(db: Db, workspaceId: string): Promise<string[]> {
@@ -189,8 +206,9 @@ export async function retrieveKnowledge(
   const scores = new Map<string, number>();
   for (const searchedLanguage of searched) {
     const inLanguage = candidates.filter((candidate) => candidate.language === searchedLanguage);
-    const scored = scoreAll(inLanguage, wordsByLanguage.get(searchedLanguage)!);
-    inLanguage.forEach((candidate, index) => scores.set(candidate.id, scored[index]!));
+    const words = wordsByLanguage.get(searchedLanguage)!;
+    const scored = scoreAll(inLanguage, words);
+    inLanguage.forEach((candidate, index) => scores.set(candidate.id, candidate.faq_id ? faqScore(candidate, words) : scored[index]!));
   }
   const rounded = (candidate: Candidate) => Math.round((scores.get(candidate.id) ?? 0) * 1000) / 1000;
   const byScore = [...candidates].sort((a, b) => rounded(b) - rounded(a) || a.position - b.position);

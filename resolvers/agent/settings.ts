@@ -7,7 +7,7 @@ import type { AgentSettings, Prisma } from '../../prisma/generated/prisma/client
 import { type Context, type Db, requireActor } from '../shared/context.js';
 import { DomainError, invalid } from '../shared/errors.js';
 import { parseInput, uuid } from '../shared/validation.js';
-import { languageCode } from '../knowledge/language.js';
+import { DEFAULT_LANGUAGE, languageCode } from '../knowledge/language.js';
 
 export const AGENT_KINDS = ['knowledge', 'llm'] as const;
 /** The key scopes the llm agent's tools may run under: what its tools (adapters/agent/tools.ts) need. */
@@ -81,7 +81,7 @@ export async function agentSettingsOf(db: Db, workspaceId: string): Promise<Agen
     temperature: null,
     max_tokens: null,
     greeting: null,
-    default_language: 'en',
+    default_language: DEFAULT_LANGUAGE,
     knowledge_threshold: 0.57,
     handoff_keywords: ['human', 'agent', 'person'],
     max_consecutive_replies: 5,

@@ -10,9 +10,8 @@ import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, type Db, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { extractText } from './documentText.js';
-import { detectLanguage, languageCode } from './language.js';
+import { DEFAULT_LANGUAGE, detectLanguage, languageCode } from './language.js';
 import { indexDocument } from './sentences.js';
-import { agentSettingsOf } from '../agent/settings.js';
 import { columnPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 
@@ -81,7 +80,13 @@ async function findDocument(ctx: Context, id: string, query: Query = {}) {
 /** The language given, else the one the text is written in, else the workspace's default. */
 export async function languageOf(ctx: Context, given: string | null | undefined, text: string): Promise<string> {
   if (given) return given;
-  return detectLanguage(text) ?? (await agentSettingsOf(ctx.prisma, requireActor(ctx).workspaceId)).default_language;
+  const detected = detectLanguage(text);
+  if (detected) return detected;
+  const settings = await ctx.prisma.agentSettings.findUnique({
+    where: { company_id: requireActor(ctx).workspaceId },
+    select: { default_language: true },
+  });
+  return settings?.default_language ?? DEFAULT_LANGUAGE;
 }
 
 type DocumentData = Omit<Prisma.KnowledgeDocumentUncheckedCreateInput, 'company_id'>;
@@ -152,7 +157,8 @@ export async function updateKnowledgeDocument(ctx: Context, input: z.input<typeo
   if (changes.content) assertContentSize(changes.content, 'content');
   const current = await findDocument(ctx, id, { select: { id: true, title: true, content: true } });
   // New text without a language given is detected again; the language alone may be changed too.
-  const language = changes.language ?? (changes.content ? await languageOf(ctx, null, `${changes.title ?? current.title}\n${changes.content}`) : null);
+  const language =
+    changes.language ?? (changes.content ? await languageOf(ctx, null, `${changes.title ?? current.title}\n${changes.content}`) : null);
   return writeDocument(ctx, query, (tx) =>
     tx.knowledgeDocument.update({
       where: { id },

@@ -30,6 +30,9 @@ const CONFIGURATIONS: Record<string, string> = {
   tr: 'turkish',
 };
 
+/** The workspace's language until it sets one (agentSettings.default_language). */
+export const DEFAULT_LANGUAGE = 'en';
+
 export const languageCode = z
   .string()
   .trim()

@@ -41,7 +41,9 @@ export function splitSentences(text: string, language: string): string[] {
   }
   const segmenter = new Intl.Segmenter(language, { granularity: 'sentence' });
   return items.flatMap((item) =>
-    [...segmenter.segment(item.replace(/\s+/g, ' ').trim())].map((part) => part.segment.trim().slice(0, MAX_SENTENCE_CHARS)).filter(Boolean),
+    [...segmenter.segment(item.replace(/\s+/g, ' ').trim())]
+      .map((part) => part.segment.trim().slice(0, MAX_SENTENCE_CHARS))
+      .filter(Boolean),
   );
 }
 
@@ -49,8 +51,7 @@ let configurations: Promise<Set<string>> | undefined;
 
 /** The text search configurations the database has (the same for the life of the process). */
 function availableConfigurations(db: Db): Promise<Set<string>> {
-  configurations ??= db
-    .$queryRaw<{ name: string }[]>`SELECT cfgname::text AS name FROM pg_ts_config`
+  configurations ??= db.$queryRaw<{ name: string }[]>`SELECT cfgname::text AS name FROM pg_ts_config`
     .then((rows) => new Set(rows.map((row) => row.name)))
     .catch((error: unknown) => {
       configurations = undefined;
@@ -65,8 +66,7 @@ let foldedStopWords: Promise<Set<string>> | undefined;
  * drops "são" but not "sao", as customers often type it. */
 function stopWordsWithoutAccents(db: Db, available: ReadonlySet<string>): Promise<Set<string>> {
   const words = accentedSmallWords();
-  foldedStopWords ??= db
-    .$queryRaw<{ folded: string }[]>`
+  foldedStopWords ??= db.$queryRaw<{ folded: string }[]>`
       SELECT w.folded FROM unnest(${words.map((word) => word.word)}::text[], ${words.map((word) => configurationOf(word.language, available))}::text[],
         ${words.map((word) => word.folded)}::text[]) AS w(word, config, folded)
       WHERE to_tsvector(w.config::regconfig, w.word) = ''::tsvector`

@@ -96,6 +96,22 @@ describe('the knowledge agent', () => {
     ]);
   });
 
+  it('answers with an FAQ before a document that also answers', async () => {
+    const chat = await conversation();
+    await addDocument(chat.ws.apiKey, 'Shipping and returns', SHIPPING);
+    const faq = await gql<{ knowledgeFaqCreate: { id: string } }>(
+      chat.ws.apiKey,
+      'mutation($q: String!, $a: String!) { knowledgeFaqCreate(question: $q, answer: $a) { id } }',
+      { q: 'How much does shipping cost?', a: 'Shipping costs 4.90 euros, and nothing from 50 euros up.' },
+    );
+    const [run] = await ask(chat, 'How much is the shipping cost to Spain?');
+    expect((await outbound(chat.conversationId)).map((message) => message.body)).toEqual([
+      'Shipping costs 4.90 euros, and nothing from 50 euros up.',
+    ]);
+    expect(run!.answer_source).toMatchObject({ kind: 'faq', faq_id: faq.knowledgeFaqCreate.id, question: 'How much does shipping cost?' });
+    expect(run!.explanation).toContain('FAQs are matched before documents');
+  });
+
   it('says so once when it has no answer, and hands off on the second miss in a row', async () => {
     const other = await conversation();
     await addDocument(other.ws.apiKey, 'Bicycles', 'We sell bicycles and bicycle repairs.');
@@ -104,7 +120,9 @@ describe('the knowledge agent', () => {
 
     const [missed] = await ask(chat, 'Do you sell bicycles?');
     expect(missed).toMatchObject({ status: 'replied', answer_source: { kind: 'no_answer', best_score: null } });
-    expect(missed!.explanation).toBe('no knowledge shares a word with the question: said so and offered a person (a second miss hands off)');
+    expect(missed!.explanation).toBe(
+      'no knowledge shares a word with the question: said so and offered a person (a second miss hands off)',
+    );
     expect((await outbound(chat.conversationId)).map((message) => message.body)).toEqual([
       "Sorry, I couldn't find the answer to that in our help pages. Could you put it another way, or shall I get a person from our team?",
     ]);
