@@ -90,12 +90,12 @@ export type Weekday =
   | 'tuesday'
   | 'wednesday';
 
-export type AgentSettingsFieldsFragment = { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null };
+export type AgentSettingsFieldsFragment = { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, default_language: string, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null };
 
 export type AgentSettingsGetQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
+export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, default_language: string, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
 
 export type AgentSettingsUpdateMutationVariables = Exact<{
   kind?: string | null | undefined;
@@ -106,6 +106,7 @@ export type AgentSettingsUpdateMutationVariables = Exact<{
   temperature?: number | null | undefined;
   max_tokens?: number | null | undefined;
   greeting?: string | null | undefined;
+  default_language?: string | null | undefined;
   knowledge_threshold?: number | null | undefined;
   handoff_keywords?: Array<string> | string | null | undefined;
   max_consecutive_replies?: number | null | undefined;
@@ -118,7 +119,7 @@ export type AgentSettingsUpdateMutationVariables = Exact<{
 }>;
 
 
-export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
+export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, default_language: string, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
 
 export type AgentRunsListQueryVariables = Exact<{
   conversation_id: string;
@@ -127,7 +128,7 @@ export type AgentRunsListQueryVariables = Exact<{
 }>;
 
 
-export type AgentRunsListQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } | null };
+export type AgentRunsListQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, answer_source: unknown, explanation: string | null, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } | null };
 
 type Metrics_AnalyticsTotals_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
 

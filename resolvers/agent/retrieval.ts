@@ -149,7 +149,7 @@ async function passagesOf(db: Db, best: RankedSentence[]): Promise<Passage[]> {
   if (chosen.length === 0) return [];
   const rows = await db.knowledgeSentence.findMany({
     where: { OR: chosen.map((sentence) => ({ document_id: sentence.document_id, passage: sentence.passage })) },
-    orderBy: { position: 'asc' },
+    orderBy: { ordinal: 'asc' },
     select: { document_id: true, passage: true, text: true },
   });
   return chosen.map((sentence) => ({
@@ -194,7 +194,7 @@ export async function retrieveKnowledge(
   const text = asked.join(' ');
   const candidates = await db.$queryRaw<Candidate[]>`
     WITH q AS (SELECT lower(unaccent(${text})) AS folded)
-    SELECT s.id::text AS id, s.document_id::text AS document_id, s.faq_id::text AS faq_id, s.passage, s.position, s.text,
+    SELECT s.id::text AS id, s.document_id::text AS document_id, s.faq_id::text AS faq_id, s.passage, s.ordinal AS position, s.text,
       s.language, s.terms, s.context_terms, word_similarity(q.folded, s.folded)::float8 AS similarity,
       d.title, f.question, f.answer
     FROM q, knowledge_sentences s

@@ -159,7 +159,7 @@ async function store(db: Db, owner: Owner, pieces: Piece[]): Promise<void> {
     context_terms: termsOf(words[pieces.length + position]!),
   }));
   await db.$executeRaw`
-    INSERT INTO knowledge_sentences (id, company_id, document_id, faq_id, passage, position, text, language, terms, context_terms, folded)
+    INSERT INTO knowledge_sentences (id, company_id, document_id, faq_id, passage, ordinal, text, language, terms, context_terms, folded)
     SELECT x.id, ${owner.workspaceId}::uuid, ${owner.documentId ?? null}::uuid, ${owner.faqId ?? null}::uuid, x.passage, x.position,
       x.text, ${owner.language}, x.terms, x.context_terms, lower(unaccent(x.text))
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)

@@ -121,6 +121,13 @@ describe('agent settings', () => {
       details: { llm_base_url: expect.stringContaining('internal address') },
     });
     expectError(await sendJson(h, 'PATCH', '/api/v1/agent', ws.apiKey, { tool_scopes: ['webhooks'] }), 400, { code: 'VALIDATION_ERROR' });
+    expectError(await sendJson(h, 'PATCH', '/api/v1/agent', ws.apiKey, { default_language: 'Português' }), 400, {
+      code: 'VALIDATION_ERROR',
+      details: { default_language: 'must be an ISO 639-1 language code such as en, pt or hi' },
+    });
+    expect((await sendJson(h, 'PATCH', '/api/v1/agent', ws.apiKey, { default_language: 'PT' })).body).toMatchObject({
+      default_language: 'pt',
+    });
     const narrow = await h.key(ws.workspaceId, ['conversations']);
     expectError(await getJson(h, '/api/v1/agent', { key: narrow }), 403, { code: 'INSUFFICIENT_SCOPE' });
   });

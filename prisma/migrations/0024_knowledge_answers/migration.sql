@@ -32,7 +32,7 @@ CREATE TABLE "knowledge_sentences" (
     "document_id" UUID,
     "faq_id" UUID,
     "passage" INTEGER NOT NULL,
-    "position" INTEGER NOT NULL,
+    "ordinal" INTEGER NOT NULL,
     "text" TEXT NOT NULL,
     "language" TEXT NOT NULL,
     "terms" TEXT[],
@@ -40,7 +40,7 @@ CREATE TABLE "knowledge_sentences" (
     "folded" TEXT NOT NULL,
     CONSTRAINT "knowledge_sentences_pkey" PRIMARY KEY ("id")
 );
-CREATE INDEX "knowledge_sentences_document_id_position_idx" ON "knowledge_sentences"("document_id", "position");
+CREATE INDEX "knowledge_sentences_document_id_ordinal_idx" ON "knowledge_sentences"("document_id", "ordinal");
 CREATE INDEX "knowledge_sentences_faq_id_idx" ON "knowledge_sentences"("faq_id");
 CREATE INDEX "knowledge_sentences_company_id_idx" ON "knowledge_sentences"("company_id");
 CREATE INDEX "knowledge_sentences_terms_idx" ON "knowledge_sentences" USING GIN ("terms");
