@@ -115,7 +115,10 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       title: t.arg.string({ required: false }),
       content: t.arg.string({ required: false }),
-      language: t.arg.string({ required: false, description: 'ISO 639-1 code (en, pt, es, hi…); detected again when only the content changes.' }),
+      language: t.arg.string({
+        required: false,
+        description: 'ISO 639-1 code (en, pt, es, hi…); detected again when only the content changes.',
+      }),
     },
     resolve: (query, _root, args, ctx) => updateKnowledgeDocument(ctx, { ...args, id: String(args.id) }, query),
   }),
