@@ -27,6 +27,7 @@ import './scheduling/appointments.js';
 import './scheduling/settings.js';
 import './scheduling/bookingPage.js';
 import './knowledge/documents.js';
+import './knowledge/faqs.js';
 import './analytics/analytics.js';
 import './campaigns/campaigns.js';
 import './agent/agent.js';

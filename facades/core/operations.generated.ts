@@ -90,12 +90,12 @@ export type Weekday =
   | 'tuesday'
   | 'wednesday';
 
-export type AgentSettingsFieldsFragment = { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null };
+export type AgentSettingsFieldsFragment = { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, default_language: string, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null };
 
 export type AgentSettingsGetQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
+export type AgentSettingsGetQuery = { agentSettings: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, default_language: string, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
 
 export type AgentSettingsUpdateMutationVariables = Exact<{
   kind?: string | null | undefined;
@@ -106,6 +106,7 @@ export type AgentSettingsUpdateMutationVariables = Exact<{
   temperature?: number | null | undefined;
   max_tokens?: number | null | undefined;
   greeting?: string | null | undefined;
+  default_language?: string | null | undefined;
   knowledge_threshold?: number | null | undefined;
   handoff_keywords?: Array<string> | string | null | undefined;
   max_consecutive_replies?: number | null | undefined;
@@ -118,7 +119,7 @@ export type AgentSettingsUpdateMutationVariables = Exact<{
 }>;
 
 
-export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
+export type AgentSettingsUpdateMutation = { agentSettingsUpdate: { kind: string, llm_base_url: string | null, llm_model: string | null, llm_api_key_set: boolean, system_prompt: string | null, temperature: number | null, max_tokens: number | null, greeting: string | null, default_language: string, knowledge_threshold: number, handoff_keywords: Array<string>, max_consecutive_replies: number, handoff_user_id: string | null, tool_scopes: Array<string>, daily_model_calls: number, daily_tokens: number, call_timeout_ms: number, max_tool_calls: number, updated_at: string | null } | null };
 
 export type AgentRunsListQueryVariables = Exact<{
   conversation_id: string;
@@ -127,7 +128,7 @@ export type AgentRunsListQueryVariables = Exact<{
 }>;
 
 
-export type AgentRunsListQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } | null };
+export type AgentRunsListQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, answer_source: unknown, explanation: string | null, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } | null };
 
 type Metrics_AnalyticsTotals_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
 
@@ -521,7 +522,7 @@ export type EventsQueryVariables = Exact<{
 
 export type EventsQuery = { events: { has_more: boolean, next_cursor: string | null, data: Array<{ id: string, type: string, created_at: string, data: unknown }> } | null };
 
-export type KnowledgeDocumentFieldsFragment = { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string };
+export type KnowledgeDocumentFieldsFragment = { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, language: string, created_at: string, updated_at: string };
 
 export type KnowledgeDocumentsListQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -529,14 +530,14 @@ export type KnowledgeDocumentsListQueryVariables = Exact<{
 }>;
 
 
-export type KnowledgeDocumentsListQuery = { knowledgeDocuments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, title: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string }> } | null };
+export type KnowledgeDocumentsListQuery = { knowledgeDocuments: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, title: string, source_filename: string | null, source_content_type: string | null, language: string, created_at: string, updated_at: string }> } | null };
 
 export type KnowledgeDocumentGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type KnowledgeDocumentGetQuery = { knowledgeDocument: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } | null };
+export type KnowledgeDocumentGetQuery = { knowledgeDocument: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, language: string, created_at: string, updated_at: string } | null };
 
 export type KnowledgeSearchQueryVariables = Exact<{
   q: string;
@@ -549,29 +550,32 @@ export type KnowledgeSearchQuery = { knowledgeSearch: { results: Array<{ rank: n
 export type KnowledgeDocumentCreateMutationVariables = Exact<{
   title: string;
   content: string;
+  language?: string | null | undefined;
 }>;
 
 
-export type KnowledgeDocumentCreateMutation = { knowledgeDocumentCreate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } | null };
+export type KnowledgeDocumentCreateMutation = { knowledgeDocumentCreate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, language: string, created_at: string, updated_at: string } | null };
 
 export type KnowledgeDocumentUploadMutationVariables = Exact<{
   content_base64: string;
   filename: string;
   content_type: string;
   title?: string | null | undefined;
+  language?: string | null | undefined;
 }>;
 
 
-export type KnowledgeDocumentUploadMutation = { knowledgeDocumentUpload: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } | null };
+export type KnowledgeDocumentUploadMutation = { knowledgeDocumentUpload: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, language: string, created_at: string, updated_at: string } | null };
 
 export type KnowledgeDocumentUpdateMutationVariables = Exact<{
   id: string;
   title?: string | null | undefined;
   content?: string | null | undefined;
+  language?: string | null | undefined;
 }>;
 
 
-export type KnowledgeDocumentUpdateMutation = { knowledgeDocumentUpdate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, created_at: string, updated_at: string } | null };
+export type KnowledgeDocumentUpdateMutation = { knowledgeDocumentUpdate: { id: string, title: string, content: string, source_filename: string | null, source_content_type: string | null, language: string, created_at: string, updated_at: string } | null };
 
 export type KnowledgeDocumentDeleteMutationVariables = Exact<{
   id: string;
@@ -579,6 +583,49 @@ export type KnowledgeDocumentDeleteMutationVariables = Exact<{
 
 
 export type KnowledgeDocumentDeleteMutation = { knowledgeDocumentDelete: { id: string, title: string } | null };
+
+export type KnowledgeFaqFieldsFragment = { id: string, question: string, answer: string, language: string, created_at: string, updated_at: string };
+
+export type KnowledgeFaqsListQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type KnowledgeFaqsListQuery = { knowledgeFaqs: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, question: string, answer: string, language: string, created_at: string, updated_at: string }> } | null };
+
+export type KnowledgeFaqGetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type KnowledgeFaqGetQuery = { knowledgeFaq: { id: string, question: string, answer: string, language: string, created_at: string, updated_at: string } | null };
+
+export type KnowledgeFaqCreateMutationVariables = Exact<{
+  question: string;
+  answer: string;
+  language?: string | null | undefined;
+}>;
+
+
+export type KnowledgeFaqCreateMutation = { knowledgeFaqCreate: { id: string, question: string, answer: string, language: string, created_at: string, updated_at: string } | null };
+
+export type KnowledgeFaqUpdateMutationVariables = Exact<{
+  id: string;
+  question?: string | null | undefined;
+  answer?: string | null | undefined;
+  language?: string | null | undefined;
+}>;
+
+
+export type KnowledgeFaqUpdateMutation = { knowledgeFaqUpdate: { id: string, question: string, answer: string, language: string, created_at: string, updated_at: string } | null };
+
+export type KnowledgeFaqDeleteMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type KnowledgeFaqDeleteMutation = { knowledgeFaqDelete: { id: string, question: string } | null };
 
 export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
 

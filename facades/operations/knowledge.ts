@@ -57,4 +57,33 @@ export const KNOWLEDGE: readonly FacadeEntry[] = [
         'Full-text search of the knowledge documents (web-search syntax: "phrases", or, -exclude), best match first, with highlighted snippets.',
     },
   },
+  {
+    operation: 'KnowledgeFaqsList',
+    rest: [{ operationId: 'listKnowledgeFaqs', method: 'GET', path: '/knowledge/faqs' }],
+    mcp: { name: 'knowledge_faqs_list', kind: 'read', description: 'List the FAQs the AI agent answers with, newest first.' },
+  },
+  {
+    operation: 'KnowledgeFaqCreate',
+    rest: [{ operationId: 'createKnowledgeFaq', method: 'POST', path: '/knowledge/faqs', status: 201 }],
+    mcp: {
+      name: 'knowledge_faqs_create',
+      kind: 'write',
+      description:
+        'Add an FAQ (a question and its answer); the AI agent matches FAQs before documents and replies with the answer as written.',
+    },
+  },
+  {
+    operation: 'KnowledgeFaqGet',
+    rest: [{ operationId: 'getKnowledgeFaq', method: 'GET', path: '/knowledge/faqs/{id}' }],
+  },
+  {
+    operation: 'KnowledgeFaqUpdate',
+    rest: [{ operationId: 'updateKnowledgeFaq', method: 'PATCH', path: '/knowledge/faqs/{id}' }],
+    mcp: { name: 'knowledge_faqs_update', kind: 'destructive', description: 'Change the question, answer or language of an FAQ.' },
+  },
+  {
+    operation: 'KnowledgeFaqDelete',
+    rest: [{ operationId: 'deleteKnowledgeFaq', method: 'DELETE', path: '/knowledge/faqs/{id}' }],
+    mcp: { name: 'knowledge_faqs_delete', kind: 'destructive', description: 'Delete an FAQ.' },
+  },
 ];

@@ -1,8 +1,9 @@
 // What the AI agent knows when it answers an inbound message: the message, its conversation's state (the agent
 // switch, the 24-hour window), the contact's fields and tags, the recent messages (oldest first, each marked as
-// the contact's, the agent's or a person's, ending with the message itself), and how many agent replies came in
-// a row before it.
+// the contact's, the agent's or a person's, ending with the message itself), how many agent replies came in
+// a row before it, and whether the agent's last answer was a miss (it had no answer).
 import type { Db } from '../shared/context.js';
+import { MISS_KINDS } from './runs.js';
 
 const RECENT_MESSAGES = 20;
 /** How far back a run of agent replies is counted. */
@@ -27,6 +28,8 @@ export type AgentConversation = {
   agentRepliesInARow: number;
   /** Whether the agent has answered on this conversation before (it greets once). */
   agentHasReplied: boolean;
+  /** Whether the agent's latest finished run on the conversation replied that it had no answer. */
+  lastAnswerMissed: boolean;
 };
 
 export async function agentConversation(db: Db, messageId: string): Promise<AgentConversation | null> {
@@ -78,7 +81,14 @@ export async function agentConversation(db: Db, messageId: string): Promise<Agen
   const agentHasReplied =
     lines.some((line) => line.from === 'agent') ||
     (await db.agentRun.count({ where: { conversation_id: conversation.id, status: 'replied' } })) > 0;
+  const lastRun = await db.agentRun.findFirst({
+    where: { conversation_id: conversation.id, message_id: { not: message.id }, status: { in: ['replied', 'handed_off'] } },
+    orderBy: { id: 'desc' },
+    select: { status: true, answer_source: true },
+  });
+  const lastKind = (lastRun?.answer_source as { kind?: unknown } | null | undefined)?.kind;
   return {
+    lastAnswerMissed: lastRun?.status === 'replied' && typeof lastKind === 'string' && MISS_KINDS.includes(lastKind),
     message: trigger,
     conversation,
     contact: { ...customer, tags: customer.tags.map((link) => link.tag.name) },

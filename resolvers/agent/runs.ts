@@ -10,6 +10,11 @@ import { columnPage } from '../shared/pagination.js';
 import { limit, parseInput, uuid } from '../shared/validation.js';
 import type { Passage } from './retrieval.js';
 
+/** What a reply was drawn from (adapters/agent/types.ts AnswerSource), as stored on the run. */
+export type AnswerSourceRecord = { kind: string } & Record<string, unknown>;
+/** Answer sources that mean the agent had no answer: a second one in a row hands off. */
+export const MISS_KINDS: readonly string[] = ['no_answer', 'language'];
+
 export const RUN_STATUSES = ['pending', 'running', 'replied', 'handed_off', 'skipped', 'failed'] as const;
 export type FinalRunStatus = 'replied' | 'handed_off' | 'skipped' | 'failed';
 
@@ -47,6 +52,8 @@ export async function recordRunProgress(
   progress: {
     kind?: string;
     passages?: Passage[];
+    answerSource?: AnswerSourceRecord | null;
+    explanation?: string;
     toolCalls?: ToolCallRecord[];
     modelCalls?: number;
     promptTokens?: number;
@@ -58,6 +65,8 @@ export async function recordRunProgress(
     data: {
       ...(progress.kind ? { kind: progress.kind } : {}),
       ...(progress.passages ? { passages: progress.passages } : {}),
+      ...(progress.answerSource ? { answer_source: progress.answerSource as Prisma.InputJsonValue } : {}),
+      ...(progress.explanation ? { explanation: progress.explanation } : {}),
       ...(progress.toolCalls ? { tool_calls: progress.toolCalls as Prisma.InputJsonValue } : {}),
       ...(progress.modelCalls !== undefined ? { model_calls: progress.modelCalls } : {}),
       ...(progress.promptTokens !== undefined ? { prompt_tokens: progress.promptTokens } : {}),
@@ -96,6 +105,10 @@ export async function finishRun(
       reply_message_id: outcome.replyMessageId ?? null,
       handoff_reason: outcome.handoffReason ?? null,
       error: outcome.error ?? null,
+      // A reply's explanation was recorded with it; any other end explains itself.
+      ...(outcome.status === 'replied'
+        ? {}
+        : { explanation: outcome.handoffReason ? `handed off (${outcome.handoffReason}): ${outcome.error}` : outcome.error }),
       latency_ms: outcome.latencyMs,
       lease_until: null,
       finished_at: new Date(),

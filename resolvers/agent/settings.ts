@@ -7,6 +7,7 @@ import type { AgentSettings, Prisma } from '../../prisma/generated/prisma/client
 import { type Context, type Db, requireActor } from '../shared/context.js';
 import { DomainError, invalid } from '../shared/errors.js';
 import { parseInput, uuid } from '../shared/validation.js';
+import { DEFAULT_LANGUAGE, languageCode } from '../knowledge/language.js';
 
 export const AGENT_KINDS = ['knowledge', 'llm'] as const;
 /** The key scopes the llm agent's tools may run under: what its tools (adapters/agent/tools.ts) need. */
@@ -46,6 +47,7 @@ const updateInput = z.object({
     .nullish(),
   max_tokens: count(1, 32_000).nullish(),
   greeting: text(1000).nullish(),
+  default_language: languageCode.optional(),
   knowledge_threshold: z
     .number({ message: 'must be a number' })
     .min(0, { message: 'must be between 0 and 1' })
@@ -79,7 +81,8 @@ export async function agentSettingsOf(db: Db, workspaceId: string): Promise<Agen
     temperature: null,
     max_tokens: null,
     greeting: null,
-    knowledge_threshold: 0.5,
+    default_language: DEFAULT_LANGUAGE,
+    knowledge_threshold: 0.57,
     handoff_keywords: ['human', 'agent', 'person'],
     max_consecutive_replies: 5,
     handoff_user_id: null,

@@ -25,8 +25,11 @@ const AgentSettings = builder.objectRef<AgentSettingsView>('AgentSettings').impl
     temperature: t.exposeFloat('temperature', { nullable: true }),
     max_tokens: t.exposeInt('max_tokens', { nullable: true }),
     greeting: t.exposeString('greeting', { nullable: true, description: "Said once, before the agent's first answer on a conversation." }),
+    default_language: t.exposeString('default_language', {
+      description: 'ISO 639-1 code: the language of documents and questions in which none can be detected.',
+    }),
     knowledge_threshold: t.exposeFloat('knowledge_threshold', {
-      description: "The lowest rank (share of the question's words a passage holds, 0 to 1) the agent answers from.",
+      description: 'The lowest answer score (0 to 1, docs/api-decisions.md "The AI agent") the knowledge agent answers with.',
     }),
     handoff_keywords: t.exposeStringList('handoff_keywords', { description: 'A message holding one of these words goes to a person.' }),
     max_consecutive_replies: t.exposeInt('max_consecutive_replies', {
@@ -67,6 +70,18 @@ const AgentRun = builder.prismaObject('AgentRun', {
       type: 'JSON',
       nullable: true,
       description: 'Tool calls with their results: [{name, arguments, result}].',
+    }),
+    answer_source: t.expose('answer_source', {
+      type: 'JSON',
+      nullable: true,
+      description:
+        'What the reply was drawn from: {kind: "sentence", document_id, title, sentence_ids, text, score} | ' +
+        '{kind: "faq", faq_id, question, score} | {kind: "model", cited: [{document_id, title}]} | ' +
+        '{kind: "no_answer" | "language", best_score} (the agent said it had no answer, or which languages it helps in).',
+    }),
+    explanation: t.exposeString('explanation', {
+      nullable: true,
+      description: 'Why the agent replied, handed off or skipped as it did, in words.',
     }),
     reply: t.exposeString('reply', { nullable: true }),
     reply_message_id: t.exposeID('reply_message_id', { nullable: true }),
@@ -121,6 +136,7 @@ builder.mutationFields((t) => ({
       temperature: t.arg.float({ required: false }),
       max_tokens: t.arg.int({ required: false }),
       greeting: t.arg.string({ required: false }),
+      default_language: t.arg.string({ required: false }),
       knowledge_threshold: t.arg.float({ required: false }),
       handoff_keywords: t.arg.stringList({ required: false }),
       max_consecutive_replies: t.arg.int({ required: false }),

@@ -24,6 +24,9 @@ const KnowledgeDocument = builder.prismaObject('KnowledgeDocument', {
     content: t.exposeString('content', { description: 'Plain text (Markdown kept as written; HTML uploads converted to text).' }),
     source_filename: t.exposeString('source_filename', { nullable: true, description: 'The uploaded file name; null for text.' }),
     source_content_type: t.exposeString('source_content_type', { nullable: true, description: 'The uploaded media type; null for text.' }),
+    language: t.exposeString('language', {
+      description: "ISO 639-1 code of the document's language: as given, else detected, else the workspace's default_language.",
+    }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
   }),
@@ -82,7 +85,11 @@ builder.mutationFields((t) => ({
     type: KnowledgeDocument,
     description: `Creates a document from text (at most ${MAX_CONTENT_BYTES} bytes of UTF-8).`,
     authScopes: { permission: 'knowledge' },
-    args: { title: t.arg.string({ required: true }), content: t.arg.string({ required: true }) },
+    args: {
+      title: t.arg.string({ required: true }),
+      content: t.arg.string({ required: true }),
+      language: t.arg.string({ required: false, description: 'ISO 639-1 code (en, pt, es, hi…); detected when not given.' }),
+    },
     resolve: (query, _root, args, ctx) => createKnowledgeDocument(ctx, args, query),
   }),
   knowledgeDocumentUpload: t.prismaField({
@@ -96,6 +103,7 @@ builder.mutationFields((t) => ({
       filename: t.arg.string({ required: true }),
       content_type: t.arg.string({ required: true }),
       title: t.arg.string({ required: false, description: 'Defaults to the file name without its extension.' }),
+      language: t.arg.string({ required: false, description: 'ISO 639-1 code (en, pt, es, hi…); detected when not given.' }),
     },
     resolve: (query, _root, args, ctx) => uploadKnowledgeDocument(ctx, args, query),
   }),
@@ -107,6 +115,10 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       title: t.arg.string({ required: false }),
       content: t.arg.string({ required: false }),
+      language: t.arg.string({
+        required: false,
+        description: 'ISO 639-1 code (en, pt, es, hi…); detected again when only the content changes.',
+      }),
     },
     resolve: (query, _root, args, ctx) => updateKnowledgeDocument(ctx, { ...args, id: String(args.id) }, query),
   }),

@@ -1,5 +1,6 @@
 // The `llm` agent against a local fake OpenAI-compatible server (test/support/fakeModel.ts) that scripts answers
-// and tool calls: a question answered from a knowledge document; a booking made through the free-slot and
+// and tool calls: a question answered from a knowledge document the model cites as [n] (sent with its source), a
+// reply citing no passage not sent (the polite line instead, and the run says why); a booking made through the free-slot and
 // booking tools (GraphQL operations under the agent's actor); hand-offs by keyword, by the daily budget and by
 // model failure after retries; two quick inbound messages answered in order, one at a time.
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,9 @@ describe('the llm agent', () => {
     );
     model.script('kb-answer', [
       (request) => ({
-        content: systemOf(request).includes('Parcels arrive within 3 working days.') ? 'Within 3 working days.' : 'I do not know.',
+        content: systemOf(request).includes('[1] Delivery: Parcels arrive within 3 working days.')
+          ? 'Within 3 working days [1].'
+          : 'I do not know.',
       }),
     ]);
 
@@ -30,17 +33,21 @@ describe('the llm agent', () => {
     expect(run).toMatchObject({
       status: 'replied',
       kind: 'llm',
-      reply: 'Within 3 working days.',
+      reply: 'Within 3 working days.\n\nSource: Delivery',
+      answer_source: { kind: 'model', cited: [{ document_id: expect.any(String), title: 'Delivery' }] },
+      explanation: 'the model answered citing "Delivery"',
       model_calls: 1,
       prompt_tokens: 100,
       completion_tokens: 20,
     });
-    expect((await outbound(chat.conversationId)).map((message) => message.body)).toEqual(['Within 3 working days.']);
+    expect((await outbound(chat.conversationId)).map((message) => message.body)).toEqual(['Within 3 working days.\n\nSource: Delivery']);
 
     const [request] = model.requests('kb-answer');
     expect(request).toMatchObject({ model: 'kb-answer', temperature: 0.2, max_tokens: 300 });
     expect(systemOf(request!)).toContain('You are Acme support.');
     expect(systemOf(request!)).toContain('Ana Silva');
+    expect(systemOf(request!)).toContain('Cite the passage your answer comes from as [n]');
+    expect(systemOf(request!)).toContain('Reply in English');
     expect(request!.tools!.map((tool) => tool.function.name)).toEqual([
       'free_slots',
       'book_appointment',
@@ -51,6 +58,24 @@ describe('the llm agent', () => {
     expect(request!.messages.slice(1)).toEqual([
       { role: 'user', content: 'Hi' },
       { role: 'user', content: 'How long does delivery of parcels take?' },
+    ]);
+  });
+
+  it('does not send a reply that cites no passage: it says it has no answer, and the run says why', async () => {
+    const chat = await conversation(llm('uncited'));
+    await gql(
+      chat.ws.apiKey,
+      'mutation { knowledgeDocumentCreate(title: "Delivery", content: "Parcels arrive within 3 working days.") { id } }',
+    );
+    model.script('uncited', [{ content: 'Parcels usually arrive tomorrow.' }]);
+    await chat.say('When do parcels arrive?');
+    const [run] = await settledRuns(chat.conversationId, 1);
+    expect(run).toMatchObject({ status: 'replied', answer_source: { kind: 'no_answer' } });
+    expect(run!.explanation).toBe(
+      'the model\'s reply cites no passage, so it was not sent ("Parcels usually arrive tomorrow."): said so and offered a person (a second miss hands off)',
+    );
+    expect((await outbound(chat.conversationId)).map((message) => message.body)).toEqual([
+      "Sorry, I couldn't find the answer to that in our help pages. Could you put it another way, or shall I get a person from our team?",
     ]);
   });
 
@@ -153,16 +178,22 @@ describe('the llm agent', () => {
 
   it('answers two quick messages in order, one at a time, each seeing the reply before it', async () => {
     const chat = await conversation(llm('echo'));
-    await chat.say('first');
-    await chat.say('second');
+    await gql(chat.ws.apiKey, 'mutation { knowledgeDocumentCreate(title: "Delivery", content: "Delivery takes 3 working days.") { id } }');
+    const echo = (request: ChatRequestBody) => ({ content: `You said: ${request.messages.at(-1)!.content} [1]` });
+    model.script('echo', [echo, echo]);
+    await chat.say('delivery first');
+    await chat.say('delivery second');
     const runs = await settledRuns(chat.conversationId, 2);
     expect(runs.map((run) => run.status)).toEqual(['replied', 'replied']);
-    expect((await outbound(chat.conversationId)).map((message) => message.body)).toEqual(['You said: first', 'You said: second']);
+    expect((await outbound(chat.conversationId)).map((message) => message.body)).toEqual([
+      'You said: delivery first\n\nSource: Delivery',
+      'You said: delivery second\n\nSource: Delivery',
+    ]);
     const [, second] = model.requests('echo');
     expect(second!.messages.slice(-3)).toEqual([
-      { role: 'user', content: 'first' },
-      { role: 'assistant', content: 'You said: first' },
-      { role: 'user', content: 'second' },
+      { role: 'user', content: 'delivery first' },
+      { role: 'assistant', content: 'You said: delivery first\n\nSource: Delivery' },
+      { role: 'user', content: 'delivery second' },
     ]);
   });
 });

@@ -38,7 +38,7 @@ describe(`the agent across a SIGKILL (${databaseUrl ? 'PostgreSQL' : 'embedded'}
     await setup.close();
 
     const model = await startFakeModel();
-    model.script('crash', ['hang', { content: 'Only once.' }]);
+    model.script('crash', ['hang', { content: 'Only once [1].' }]);
     const env = {
       ENCRYPTION_KEY: encryptionKey,
       AGENT_WORKERS: 'true',
@@ -67,6 +67,9 @@ describe(`the agent across a SIGKILL (${databaseUrl ? 'PostgreSQL' : 'embedded'}
     expect((await call(first, 'PATCH', `/api/v1/conversations/${conversationId}`, { service_enabled: true })).status).toBe(200);
     const settings = { kind: 'llm', llm_base_url: model.url, llm_model: 'crash', llm_api_key: model.apiKey };
     expect((await call(first, 'PATCH', '/api/v1/agent', settings)).status).toBe(200);
+    // The model's reply cites the document it answers from, or it is not sent.
+    const document = { title: 'Answers', content: 'We answer every message once.' };
+    expect((await call(first, 'POST', '/api/v1/knowledge/documents', document)).status).toBe(201);
 
     const asked = model.nextRequest('crash');
     await say(first, 'Will you answer me once?');
@@ -82,14 +85,14 @@ describe(`the agent across a SIGKILL (${databaseUrl ? 'PostgreSQL' : 'embedded'}
       ).data;
     await expect.poll(async () => (await runsOf())[0]?.['status'], { timeout: 30_000 }).toBe('replied');
     const [run] = await runsOf();
-    expect(run).toMatchObject({ reply: 'Only once.', attempt_count: 2, model_calls: 1 });
+    expect(run).toMatchObject({ reply: 'Only once.\n\nSource: Answers', attempt_count: 2, model_calls: 1 });
     expect(model.requests('crash')).toHaveLength(2);
     expect(await second.stop('SIGTERM')).toBe(0);
 
     const after = await openDataDirDatabase(dataDir);
     try {
       const outbound = await after.prisma.message.findMany({ where: { conversation_id: conversationId, direction: 'outbound' } });
-      expect(outbound.map((message) => [message.body, message.id])).toEqual([['Only once.', run!['reply_message_id']]]);
+      expect(outbound.map((message) => [message.body, message.id])).toEqual([['Only once.\n\nSource: Answers', run!['reply_message_id']]]);
     } finally {
       await after.close();
     }

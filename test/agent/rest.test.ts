@@ -59,7 +59,8 @@ describe('agent settings', () => {
       kind: 'knowledge',
       llm_base_url: null,
       llm_api_key_set: false,
-      knowledge_threshold: 0.5,
+      knowledge_threshold: 0.57,
+      default_language: 'en',
       handoff_keywords: ['human', 'agent', 'person'],
       max_consecutive_replies: 5,
       tool_scopes: ['scheduling', 'customers', 'tags'],
@@ -120,6 +121,13 @@ describe('agent settings', () => {
       details: { llm_base_url: expect.stringContaining('internal address') },
     });
     expectError(await sendJson(h, 'PATCH', '/api/v1/agent', ws.apiKey, { tool_scopes: ['webhooks'] }), 400, { code: 'VALIDATION_ERROR' });
+    expectError(await sendJson(h, 'PATCH', '/api/v1/agent', ws.apiKey, { default_language: 'Português' }), 400, {
+      code: 'VALIDATION_ERROR',
+      details: { default_language: 'must be an ISO 639-1 language code such as en, pt or hi' },
+    });
+    expect((await sendJson(h, 'PATCH', '/api/v1/agent', ws.apiKey, { default_language: 'PT' })).body).toMatchObject({
+      default_language: 'pt',
+    });
     const narrow = await h.key(ws.workspaceId, ['conversations']);
     expectError(await getJson(h, '/api/v1/agent', { key: narrow }), 403, { code: 'INSUFFICIENT_SCOPE' });
   });

@@ -59,13 +59,14 @@ type Records = {
     appointmentTypeId: string;
     appointmentId: string;
     knowledgeDocumentId: string;
+    knowledgeFaqId: string;
     publicId: string;
     campaignId: string;
   };
   webhooks: Webhooks;
   campaigns: Campaigns;
   scheduling: Scheduling;
-  knowledge: { toEdit: string; toDelete: string };
+  knowledge: { toEdit: string; toDelete: string; faqToEdit: string; faqToDelete: string };
   /** A key of a workspace whose newest integration is whatsapp, at a Graph API that does not answer. */
   whatsappKey: string;
 };
@@ -197,6 +198,8 @@ async function createRecords(): Promise<Records> {
   await prisma.appointment.update({ where: { id: completedAppointmentId }, data: { status: 'completed' } });
   const document = (key = seed.key) =>
     idOf('POST', '/api/v1/knowledge/documents', { title: 'Returns', content: 'Refunds within 30 days.' }, key);
+  const faq = (key = seed.key) =>
+    idOf('POST', '/api/v1/knowledge/faqs', { question: 'Do you ship abroad?', answer: 'Yes, across Europe.' }, key);
   await prisma.webhookDelivery.update({ where: { id: failedDeliveryId }, data: { status: 'failed', next_attempt_at: null } });
   const campaign = async (data: Partial<Prisma.CampaignUncheckedCreateInput>, workspaceId = company_id) =>
     (
@@ -301,6 +304,7 @@ async function createRecords(): Promise<Records> {
       appointmentTypeId: foreignTypeId,
       appointmentId: await book(foreignTypeId, seed.foreignContactId, otherSchedulingKey),
       knowledgeDocumentId: await document(otherSchedulingKey),
+      knowledgeFaqId: await faq(otherSchedulingKey),
       publicId: (await prisma.workspace.findUniqueOrThrow({ where: { id: otherWorkspaceId } })).public_id,
       campaignId: await campaign({}, otherWorkspaceId),
     },
@@ -332,7 +336,7 @@ async function createRecords(): Promise<Records> {
       takenStart,
       publicId: (await prisma.workspace.findUniqueOrThrow({ where: { id: company_id } })).public_id,
     },
-    knowledge: { toEdit: await document(), toDelete: await document() },
+    knowledge: { toEdit: await document(), toDelete: await document(), faqToEdit: await faq(), faqToDelete: await faq() },
     webhooks: {
       toEdit: await subscribe(),
       toDelete: await subscribe(),
@@ -412,6 +416,7 @@ const samples = (): Record<string, Sample> => {
   const typeOf = (id: string) => ({ path: { id }, foreign: { id: records.foreign.appointmentTypeId } });
   const appointment = (id: string) => ({ path: { id }, foreign: { id: records.foreign.appointmentId } });
   const knowledgeDocument = (id: string) => ({ path: { id }, foreign: { id: records.foreign.knowledgeDocumentId } });
+  const knowledgeFaq = (id: string) => ({ path: { id }, foreign: { id: records.foreign.knowledgeFaqId } });
   const range = () => `?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&to=${encodeURIComponent(IN_A_WEEK())}`;
   const campaigns = records.campaigns;
   const campaign = (id: string) => ({ path: { id }, foreign: { id: records.foreign.campaignId } });
@@ -582,6 +587,15 @@ const samples = (): Record<string, Sample> => {
     },
     deleteKnowledgeDocument: knowledgeDocument(records.knowledge.toDelete),
     searchKnowledge: { query: '?q=refunds&limit=5', badQuery: '?q=refunds&limit=500' },
+    listKnowledgeFaqs: { query: '?limit=2', badQuery: '?limit=0' },
+    createKnowledgeFaq: { body: () => ({ question: 'Gift cards?', answer: 'Yes, in store.' }), badBody: { question: '', answer: 'Yes.' } },
+    getKnowledgeFaq: knowledgeFaq(records.knowledge.faqToEdit),
+    updateKnowledgeFaq: {
+      ...knowledgeFaq(records.knowledge.faqToEdit),
+      body: () => ({ answer: 'Yes, worldwide.' }),
+      badBody: { question: 5 },
+    },
+    deleteKnowledgeFaq: knowledgeFaq(records.knowledge.faqToDelete),
     getAgentSettings: {},
     updateAgentSettings: { body: () => ({ greeting: 'Hello!', handoff_keywords: ['human'] }), badBody: { kind: 'robot' } },
     listAgentRuns: { ...ofConversation, query: '?limit=5', badQuery: '?limit=500' },

@@ -106,6 +106,7 @@ const SETTING_TYPES: Record<string, string> = {
   max_tokens: 'Int',
   greeting: 'String',
   knowledge_threshold: 'Float',
+  default_language: 'String',
   handoff_keywords: '[String!]',
   max_consecutive_replies: 'Int',
   handoff_user_id: 'ID',

@@ -14,7 +14,7 @@ import type { Services } from '../../resolvers/shared/context.js';
 import { agentSettingsOf } from '../../resolvers/agent/settings.js';
 import { messagingWindow } from '../../resolvers/messaging/window.js';
 import { agentConversation, type AgentConversation } from '../../resolvers/agent/conversationContext.js';
-import { retrievePassages } from '../../resolvers/agent/retrieval.js';
+import { retrieveKnowledge } from '../../resolvers/agent/retrieval.js';
 import { handOffConversation, type HandOffReason } from '../../resolvers/agent/handOff.js';
 import {
   agentUsageSince,
@@ -28,6 +28,7 @@ import {
 import { createChatClient } from '../../adapters/agent/chatClient.js';
 import { knowledgeAgent } from '../../adapters/agent/knowledgeAgent.js';
 import { llmAgent } from '../../adapters/agent/llmAgent.js';
+import { PERSON_WORDS } from '../../adapters/agent/phrases.js';
 import type { AgentDecision, ConversationAgent } from '../../adapters/agent/types.js';
 import { agentActor, operationOutcome, type RunOperation } from './operations.js';
 import { runAgentTool } from './tools.js';
@@ -110,12 +111,17 @@ export function createAgentRunner(services: Services, runOperation: RunOperation
   }
 
   async function decide(run: ClaimedRun, settings: AgentSettings, seen: AgentConversation): Promise<AgentDecision | Outcome> {
-    const keyword = mentionsKeyword(seen.message.body, settings.handoff_keywords);
-    if (keyword) return { status: 'handed_off', reason: 'keyword', detail: `the contact wrote "${keyword}"` };
+    const keyword = mentionsKeyword(seen.message.body, [...settings.handoff_keywords, ...PERSON_WORDS]);
+    if (keyword) return { status: 'handed_off', reason: 'keyword', detail: `the contact wrote "${keyword}" (asked for a person)` };
     if (seen.agentRepliesInARow >= settings.max_consecutive_replies) {
       return { status: 'handed_off', reason: 'consecutive_replies', detail: `${seen.agentRepliesInARow} agent replies in a row` };
     }
-    const passages = await retrievePassages(prisma, run.company_id, seen.message.body);
+    const previousQuestion = seen.recent.filter((line) => line.from === 'contact').at(-2)?.body ?? null;
+    const { passages, ...knowledge } = await retrieveKnowledge(prisma, run.company_id, {
+      question: seen.message.body,
+      previousQuestion,
+      defaultLanguage: settings.default_language,
+    });
     await recordRunProgress(prisma, run, { kind: settings.kind, passages });
     const agent = await agentFor(run, settings, seen);
     if (typeof agent === 'string') return { status: 'handed_off', reason: agent, detail: "the workspace's daily model budget is used up" };
@@ -124,6 +130,8 @@ export function createAgentRunner(services: Services, runOperation: RunOperation
       recent: seen.recent.map((line) => ({ from: line.from, body: line.body })),
       contact: seen.contact,
       passages,
+      knowledge,
+      missedBefore: seen.lastAnswerMissed,
       greeting: seen.agentHasReplied ? null : settings.greeting,
     });
   }
@@ -147,6 +155,7 @@ export function createAgentRunner(services: Services, runOperation: RunOperation
       completionTokens: decision.usage.completionTokens,
     });
     if (decision.kind === 'handoff') return { status: 'handed_off', reason: decision.reason, detail: decision.detail };
+    await recordRunProgress(prisma, run, { answerSource: decision.source, explanation: decision.explanation });
     if (!(await recordDecidedReply(prisma, run, decision.text))) return { status: 'failed', error: 'the run was taken over' };
     return send(run, decision.text);
   }
