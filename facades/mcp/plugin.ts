@@ -19,7 +19,7 @@ import { jsonRpcError } from './jsonRpcError.js';
 import { FULL_RETRY_AFTER_SECONDS, SessionRegistry, type SessionLimits } from './sessions.js';
 import { readPostedMessage, SseServerTransport } from './sseTransport.js';
 import type { ForwardedMessage, SessionStore } from '../../infra/mcp/sessionStore.js';
-import { authInfoFor, createToolServer, prepareTools } from './toolServer.js';
+import { authInfoFor, createMcpServer, prepareTools } from './toolServer.js';
 import { FACADE_TABLE } from '../operations/index.js';
 
 export const MCP_PATHS = { streamable: '/mcp', sse: '/mcp/sse', messages: '/mcp/messages' } as const;
@@ -56,7 +56,7 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
     options.onError,
   );
   const allowedOrigins = new Set(options.allowedOrigins);
-  const newServer = () => createToolServer(tools, gateway, options.version, options.name);
+  const newServer = () => createMcpServer(tools, gateway, options.version, options.name);
   const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found');
   const notAllowed = (allow: string) => new Response(null, { status: 405, headers: { allow } });
 
