@@ -1,4 +1,4 @@
-// The MCP server of one session. tools/list answers the MCP parts of the facade table (facades/operations), each
+// The tools of an MCP session's server (facades/mcp/server.ts). tools/list answers the MCP parts of the facade table (facades/operations), each
 // with its operation's variables as input schema (schema/shared/variables.ts) and annotations from its kind;
 // an output schema derived from the operation's selection as REST's response schema is (facades/rest/outputSchema.ts);
 // tools/call runs the tool's operation through the gateway as the HTTP request that carried the call (that
@@ -8,7 +8,7 @@
 // It is the SDK's low-level Server, not McpServer: McpServer validates arguments itself and words the
 // failures its own way, while a refused argument here must be the VALIDATION_ERROR every facade gives.
 import type { GraphQLSchema } from 'graphql';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
   CallToolRequestSchema,
@@ -97,13 +97,7 @@ function errorResult(failure: Failure, requestId: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
-export function createMcpServer(tools: Map<string, PreparedTool>, gateway: Gateway, version: string, name: string): Server {
-  const server = new Server({ name, version }, { capabilities: { tools: {} } });
-  serveTools(server, tools, gateway);
-  return server;
-}
-
-function serveTools(server: Server, tools: Map<string, PreparedTool>, gateway: Gateway): void {
+export function serveTools(server: Server, tools: Map<string, PreparedTool>, gateway: Gateway): void {
   const definitions = [...tools.values()].map((tool) => tool.definition);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
   server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
