@@ -65,6 +65,14 @@ module.exports = {
       from: { path: layer('workers') },
       to: { path: ['^app/'] },
     },
+    {
+      name: 'workers-run-no-graphql-themselves',
+      severity: 'error',
+      comment:
+        'Workers call resolvers, adapters and infra; an operation they need runs through the gateway, which app/ hands them (app/backgroundWork.ts).',
+      from: { path: layer('workers') },
+      to: { path: ['^schema/', '^facades/'] },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

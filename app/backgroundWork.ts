@@ -4,14 +4,30 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../infra/config/settings.js';
 import type { ShutdownRegistry } from '../infra/shutdown.js';
-import type { Services } from '../resolvers/shared/context.js';
+import type { Context, Services } from '../resolvers/shared/context.js';
+import { runInProcess } from '../facades/core/gateway.js';
 import { deliveryOptionsFrom } from '../workers/webhooks/options.js';
 import { startDeliveryWorker } from '../workers/webhooks/worker.js';
 import { campaignOptionsFrom } from '../workers/campaigns/options.js';
 import { startCampaignWorker } from '../workers/campaigns/worker.js';
 import { agentOptionsFrom } from '../workers/agent/options.js';
 import { startAgentWorker } from '../workers/agent/worker.js';
+import type { RunOperation } from '../workers/agent/operations.js';
 import { startEventPruner } from '../workers/events/pruner.js';
+
+/** The agent's way to the facades' operations: the gateway's in-process runner, under the call's actor (whose
+ * scopes the schema checks as for any key) and its Idempotency-Key. Workers import no schema and no facade. */
+export function agentOperations(services: Services): RunOperation {
+  return (call) => {
+    const context: Context = {
+      ...services,
+      actor: call.actor,
+      requestId: `req_${call.actor.keyPrefix}`,
+      idempotencyKey: call.idempotencyKey ?? null,
+    };
+    return runInProcess(context, call.name, call.variables);
+  };
+}
 
 export type BackgroundWork = { webhooks: boolean; campaigns: boolean; agents: boolean };
 
@@ -37,7 +53,7 @@ export function startBackgroundWork(
     logger.info({ send_rate_per_minute: settings.CAMPAIGN_SEND_RATE_PER_MINUTE }, 'campaign worker started');
   }
   if (work.agents) {
-    const agentWorker = startAgentWorker(services, agentOptionsFrom(settings), logger);
+    const agentWorker = startAgentWorker(services, agentOperations(services), agentOptionsFrom(settings), logger);
     shutdown.register({ name: 'agent workers', stage: 'drain', stop: () => agentWorker.stop() });
     logger.info({ concurrency: settings.AGENT_CONCURRENCY }, 'agent worker started');
   }

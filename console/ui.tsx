@@ -1,5 +1,5 @@
 // Small pieces every page uses: labelled fields, buttons that show they are busy, error notes read out by
-// screen readers, times, copy-to-clipboard and status ticks.
+// screen readers, times, copy-to-clipboard, status ticks, and the searchable list beside a record.
 import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { CombinedError } from '@urql/core';
@@ -153,5 +153,50 @@ export function Page({ title, children, actions }: { title: string; children: Co
       </header>
       {children}
     </section>
+  );
+}
+
+type SearchListProps = {
+  /** The list's accessible name (Contacts, Conversations). */
+  label: string;
+  search: string;
+  onSearch: (text: string) => void;
+  placeholder: string;
+  /** The page's own filters, after the search box. */
+  filters?: ComponentChildren;
+  error: unknown;
+  /** What shows above the rows, for example that there are none. */
+  note?: ComponentChildren;
+  /** The rows: <li> elements. */
+  children: ComponentChildren;
+  /** The selected record's view, or null for the placeholder. */
+  detail: ComponentChildren | null;
+  placeholderText: string;
+};
+
+/** A searchable list beside the record chosen from it: the search form (with the page's filters), the list's
+ * error, its rows, and the record or a placeholder. The contacts and the inbox pages are both this. */
+export function SearchList(props: SearchListProps) {
+  return (
+    <div class={`inbox ${props.detail ? 'has-selection' : ''}`}>
+      <section class="conversation-list" aria-label={props.label}>
+        <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+          <label>
+            Search
+            <input
+              type="search"
+              value={props.search}
+              onInput={(event) => props.onSearch(event.currentTarget.value)}
+              placeholder={props.placeholder}
+            />
+          </label>
+          {props.filters}
+        </form>
+        <ErrorNote error={props.error} />
+        {props.note}
+        <ul class="rows">{props.children}</ul>
+      </section>
+      {props.detail ?? <p class="placeholder">{props.placeholderText}</p>}
+    </div>
   );
 }

@@ -4,7 +4,7 @@
 // only and, when the browser says where it comes from, only from this origin: another site's form cannot post
 // here. Failed sign-ins are counted per account and per client address (infra/limits/signInLimit.ts).
 import type { Plugin } from 'graphql-yoga';
-import { errorResponse } from '../../infra/http/errorResponse.js';
+import { errorResponse, methodNotAllowed, payloadTooLarge } from '../../infra/http/errorResponse.js';
 import { Response } from '../../infra/http/fetchApi.js';
 import { requestState } from '../../infra/http/requestState.js';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../../infra/http/sessionCookie.js';
@@ -51,11 +51,11 @@ function publicSession(session: SessionPartsFragment) {
 function refusedWrite(request: Request, url: URL, requestId: string): Response | null {
   const origin = request.headers.get('origin');
   if (origin !== null && origin !== url.origin) {
-    return errorResponse(403, 'FORBIDDEN', 'Requests to /auth must come from this origin', { requestId });
+    return errorResponse('FORBIDDEN', 'Requests to /auth must come from this origin', { requestId });
   }
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
-    return errorResponse(415, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json', { requestId });
+    return errorResponse('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json', { requestId });
   }
   return null;
 }
@@ -63,7 +63,7 @@ function refusedWrite(request: Request, url: URL, requestId: string): Response |
 async function jsonBody(request: Request, requestId: string): Promise<Record<string, unknown> | Response> {
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-    return errorResponse(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`, { requestId });
+    return payloadTooLarge(MAX_BODY_BYTES, requestId);
   }
   try {
     const value: unknown = JSON.parse(text);
@@ -71,7 +71,7 @@ async function jsonBody(request: Request, requestId: string): Promise<Record<str
   } catch {
     // answered below
   }
-  return errorResponse(400, 'VALIDATION_ERROR', 'The body must be a JSON object', { requestId });
+  return errorResponse('VALIDATION_ERROR', 'The body must be a JSON object', { requestId });
 }
 
 export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
@@ -82,7 +82,7 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
     if (!state.actor || !state.csrfToken) {
       const result = await gateway.run(request, 'SetupRequired');
       const setupRequired = (result.data as SetupRequiredQuery | null | undefined)?.setupRequired === true;
-      return errorResponse(401, 'UNAUTHORIZED', 'Not signed in', { requestId, details: { setup_required: setupRequired } });
+      return errorResponse('UNAUTHORIZED', 'Not signed in', { requestId, details: { setup_required: setupRequired } });
     }
     const result = await gateway.run(request, 'Viewer');
     const failure = executionFailure(result);
@@ -100,7 +100,7 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
     if (counted) {
       const wait = await signIn.limiter.waitSeconds(account, address);
       if (wait > 0) {
-        return errorResponse(429, 'RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} seconds`, {
+        return errorResponse('RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} seconds`, {
           requestId,
           headers: { 'retry-after': String(wait) },
         });
@@ -130,8 +130,7 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
     async onRequest({ request, url, endResponse, serverContext }) {
       if (!url.pathname.startsWith(AUTH_PATH_PREFIX)) return;
       const { requestId } = requestState(request);
-      const notAllowed = (allow: string) =>
-        errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here`, { requestId, headers: { allow } });
+      const notAllowed = (allow: string) => methodNotAllowed(request, url.pathname, requestId, allow);
       if (url.pathname === '/auth/session') {
         return endResponse(request.method === 'GET' ? await session(request, requestId) : notAllowed('GET'));
       }

@@ -6,11 +6,18 @@
 // routes answer with failureResponse, MCP puts errorBody in its error result; both bodies are written by
 // infra/http/errorResponse.ts, as the pipeline's own answers are.
 import type { ExecutionResult } from 'graphql';
-import { errorResponse } from '../../infra/http/errorResponse.js';
+import { carriedErrorResponse, ERROR_STATUS, type ErrorAnswerCode } from '../../infra/http/errorResponse.js';
 import type { DomainError } from '../../resolvers/shared/errors.js';
-import { httpStatusOf, INTERNAL_ERROR_MESSAGE } from '../../schema/shared/errors.js';
+import { INTERNAL_ERROR_MESSAGE } from '../../schema/shared/errors.js';
 
 export type Failure = { status: number; code: string; message: string; details?: Record<string, unknown> };
+
+/** A failure the facade itself finds (a body it cannot read, a record that is not there), its status the code's. */
+export function failureOf(code: ErrorAnswerCode, message: string, details?: Record<string, unknown>): Failure {
+  return { status: ERROR_STATUS[code], code, message, ...(details ? { details } : {}) };
+}
+
+export const INTERNAL_FAILURE: Failure = failureOf('INTERNAL', INTERNAL_ERROR_MESSAGE);
 
 type Extensions = { code?: unknown; http?: { status?: unknown }; details?: unknown };
 
@@ -20,28 +27,21 @@ export function executionFailure(result: ExecutionResult): Failure | null {
   const extensions = error.extensions as Extensions;
   if (typeof extensions.code === 'string') {
     return {
-      status: typeof extensions.http?.status === 'number' ? extensions.http.status : 500,
+      status: typeof extensions.http?.status === 'number' ? extensions.http.status : ERROR_STATUS.INTERNAL,
       code: extensions.code,
       message: error.message,
       ...(extensions.details && typeof extensions.details === 'object' ? { details: extensions.details as Record<string, unknown> } : {}),
     };
   }
-  if (result.data === undefined) return { status: 400, code: 'VALIDATION_ERROR', message: error.message };
-  return { status: 500, code: 'INTERNAL', message: INTERNAL_ERROR_MESSAGE };
+  if (result.data === undefined) return failureOf('VALIDATION_ERROR', error.message);
+  return INTERNAL_FAILURE;
 }
 
 export function domainFailure(error: DomainError): Failure {
-  return {
-    status: httpStatusOf(error.code),
-    code: error.code,
-    message: error.message,
-    ...(error.details ? { details: error.details } : {}),
-  };
+  return failureOf(error.code, error.message, error.details);
 }
-
-export const INTERNAL_FAILURE: Failure = { status: 500, code: 'INTERNAL', message: INTERNAL_ERROR_MESSAGE };
 
 export function failureResponse(failure: Failure, requestId: string, headers?: Record<string, string>): Response {
   const { status, code, message, details } = failure;
-  return errorResponse(status, code, message, { details, requestId, ...(headers ? { headers } : {}) });
+  return carriedErrorResponse(status, code, message, { details, requestId, ...(headers ? { headers } : {}) });
 }

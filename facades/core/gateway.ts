@@ -1,9 +1,12 @@
 // Runs GraphQL operations for facades inside Yoga's own pipeline (its envelop plugins, context factory
 // and error masking), so REST, MCP and /health see exactly what a GraphQL client would. Subscriptions run the
 // same way (MCP resource subscriptions follow the event hub through them, as GraphQL clients do).
-// Same technique as @graphql-yoga/plugin-sofa: keep `getEnveloped` from onYogaInit.
-import type { DocumentNode, ExecutionResult } from 'graphql';
+// Same technique as @graphql-yoga/plugin-sofa: keep `getEnveloped` from onYogaInit. Callers inside the service
+// that answer no HTTP request (the agent worker, also in `npm run worker`, which has no Yoga) run the same named
+// operations through runInProcess, under the context app/ builds for them: same schema, scopes and resolvers.
+import { execute, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import { schema } from '../../schema/index.js';
 import { operation } from './operations.js';
 
 type GetEnveloped = (context: Record<string, unknown>) => {
@@ -66,4 +69,14 @@ export function createGateway(): Gateway {
       return (await start(request, operationName, variables, 'subscribe')) as AsyncGenerator<ExecutionResult> | ExecutionResult;
     },
   };
+}
+
+/** Runs the named operation of facades/operations against the schema with a context the caller built (its actor
+ * included); an unexpected error stays unmasked in the result (its originalError), for the caller to raise. */
+export async function runInProcess(
+  contextValue: object,
+  operationName: string,
+  variables: Record<string, unknown>,
+): Promise<ExecutionResult> {
+  return execute({ schema, document: operation(operationName), contextValue, variableValues: variables });
 }

@@ -30,7 +30,13 @@ export type RestRoute = {
   errors?: readonly ErrorCode[];
   /** A deprecated alias: when it was deprecated and the path of the route that replaces it. */
   deprecated?: { since: Date; successor: string };
+  /** A route that answers a file rather than its operation's JSON: the operation is its means, and the kind says
+   * how it streams and documents the file (facades/rest/fileRoutes.ts). */
+  file?: FileKind;
 };
+
+/** `media`: a media message's bytes, from the media store; `csv`: an export's pages joined into one CSV file. */
+export type FileKind = 'media' | 'csv';
 
 /** `read` only reads; `write` only adds (create, add, import, assign); `destructive` changes or removes what
  * exists (update, delete, remove, unassign, close, reopen, lifecycle actions), as MCP defines it. */

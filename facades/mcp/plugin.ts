@@ -145,12 +145,12 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
         if (!actor) throw new Error('The MCP plugin must come after authentication in the pipeline.');
         const origin = request.headers.get('origin');
         if (origin !== null && !allowedOrigins.has(origin)) {
-          endResponse(errorResponse(403, 'ORIGIN_NOT_ALLOWED', `Origin ${origin} is not allowed`, { requestId }));
+          endResponse(errorResponse('ORIGIN_NOT_ALLOWED', `Origin ${origin} is not allowed`, { requestId }));
           return;
         }
         if (opensSession(path, request) && !(await sessions.makeRoomFor(actor.keyId))) {
           endResponse(
-            errorResponse(429, 'RATE_LIMITED', 'Every MCP session this API key may hold is an open SSE stream; close one or retry later', {
+            errorResponse('RATE_LIMITED', 'Every MCP session this API key may hold is an open SSE stream; close one or retry later', {
               requestId,
               headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
             }),

@@ -146,7 +146,10 @@ export const CAMPAIGNS: readonly FacadeEntry[] = [
   },
   {
     operation: 'CampaignExport',
-    rest: [{ operationId: 'exportCampaign', method: 'GET', path: '/campaigns/{id}/export' }],
+    rest: [
+      { operationId: 'exportCampaign', method: 'GET', path: '/campaigns/{id}/export' },
+      { operationId: 'downloadCampaignExport', method: 'GET', path: '/campaigns/{id}/export.csv', file: 'csv' },
+    ],
     mcp: {
       name: 'campaigns_export',
       kind: 'read',

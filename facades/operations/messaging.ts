@@ -69,4 +69,8 @@ export const TRANSCRIPTS: readonly FacadeEntry[] = [
     rest: [{ operationId: 'getMessage', method: 'GET', path: '/messages/{id}' }],
     mcp: { name: 'messages_get', kind: 'read', description: 'Get one message with its type, media, sender, delivery times and error.' },
   },
+  {
+    operation: 'MessageMediaFile',
+    rest: [{ operationId: 'getMessageMedia', method: 'GET', path: '/messages/{id}/media', errors: ['PROVIDER_ERROR'], file: 'media' }],
+  },
 ];

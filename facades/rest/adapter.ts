@@ -34,9 +34,9 @@ import {
   type ExecutionResult,
 } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
-import { methodNotAllowed } from './methodNotAllowed.js';
+import { methodNotAllowed } from '../../infra/http/errorResponse.js';
 import { Response } from '../../infra/http/fetchApi.js';
-import { executionFailure, failureResponse, INTERNAL_FAILURE, type Failure } from '../core/executionFailure.js';
+import { executionFailure, failureOf, failureResponse, INTERNAL_FAILURE, type Failure } from '../core/executionFailure.js';
 import type { Gateway } from '../core/gateway.js';
 import type { RestMethod } from '../core/table.js';
 import { deprecationHeaders } from './deprecation.js';
@@ -64,7 +64,7 @@ class Refusal extends GraphQLError {
   }
 }
 
-const NOT_FOUND: Failure = { status: 404, code: 'NOT_FOUND', message: 'Not found' };
+const NOT_FOUND: Failure = failureOf('NOT_FOUND', 'Not found');
 
 /** The order methods are listed in an Allow header; HEAD and the others sofa knows are refused with them. */
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'CONNECT', 'TRACE'] as const;

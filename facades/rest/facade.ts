@@ -4,7 +4,7 @@
 // it does not know falls through to the pipeline's 404.
 import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { methodNotAllowed } from './methodNotAllowed.js';
+import { methodNotAllowed } from '../../infra/http/errorResponse.js';
 import { requestState } from '../../infra/http/requestState.js';
 import type { Gateway } from '../core/gateway.js';
 import type { FacadeEntry } from '../core/table.js';
@@ -14,8 +14,7 @@ import { checkDeprecations } from './deprecation.js';
 import { DOCS_PATHS, docsResponse } from './docs.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { Response } from '../../infra/http/fetchApi.js';
-import { createMediaRoute } from './mediaRoute.js';
-import { createCsvExportRoute } from './csvExportRoute.js';
+import { createFileRouter } from './fileRoutes.js';
 import type { MediaFiles } from '../../infra/media/mediaFiles.js';
 import { REST_BASE_PATH, restRoutes } from './routes.js';
 
@@ -28,7 +27,7 @@ export type RestFacadeOptions = {
   onUnexpected: (error: unknown) => void;
   /** The facade table; FACADE_TABLE unless a test mounts another. */
   table?: readonly FacadeEntry[];
-  /** The store GET /messages/{id}/media streams files from. */
+  /** The store the media file route streams files from. */
   mediaFiles: MediaFiles;
 };
 
@@ -43,7 +42,8 @@ export function restOpenApiDocument(schema: GraphQLSchema, version: string, tabl
 export function useRestFacade(options: RestFacadeOptions): Plugin {
   const routes = restRoutes(options.schema, options.table ?? FACADE_TABLE);
   checkDeprecations(routes, options.customersSunset);
-  const router = createRestRouter({ ...options, routes });
+  const router = createRestRouter({ ...options, routes: routes.filter((bound) => !bound.route.file) });
+  const files = createFileRouter(routes, options);
   // Written by its first request rather than at start-up, whose time it would lengthen for a document few ask for.
   let openApiDocument: string | undefined;
   /** The documents at fixed paths, answered to GET only: the OpenAPI document and the /docs reference's files. */
@@ -57,8 +57,6 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     ],
     ...DOCS_PATHS.map((path) => [path, () => docsResponse(path)] as const),
   ]);
-  const mediaRoute = createMediaRoute(options.gateway, options.mediaFiles);
-  const csvExportRoute = createCsvExportRoute(options.gateway);
   return {
     async onRequest({ request, url, endResponse }) {
       const { requestId } = requestState(request);
@@ -68,10 +66,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         return;
       }
       if (!url.pathname.startsWith(`${REST_BASE_PATH}/`) || SOFA_SUBSCRIPTIONS.test(url.pathname)) return;
-      const response =
-        (await mediaRoute(request, url, requestId)) ??
-        (await csvExportRoute(request, url, requestId)) ??
-        (await router.handle(request, url, requestId));
+      const response = (await files.handle(request, url, requestId)) ?? (await router.handle(request, url, requestId));
       if (response) endResponse(response);
     },
   };

@@ -6,7 +6,7 @@
 // (and here too when the request is refused anyway, so that one answer names every field to fix).
 import { checkVariables, fromQueryText, isList } from '../../schema/shared/variables.js';
 import { invalid } from '../../resolvers/shared/errors.js';
-import { domainFailure, type Failure } from '../core/executionFailure.js';
+import { domainFailure, failureOf, type Failure } from '../core/executionFailure.js';
 import { readsBody } from '../core/table.js';
 import type { BoundRoute } from './routes.js';
 
@@ -70,25 +70,16 @@ async function readJsonObject(request: Request): Promise<{ body: Record<string, 
   if (text.trim() === '') return { body: {} };
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    return { failure: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The body must be application/json' } };
+    return { failure: failureOf('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json') };
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return {
-      failure: { status: 400, code: 'VALIDATION_ERROR', message: 'The body is not valid JSON', details: { body: 'must be valid JSON' } },
-    };
+    return { failure: failureOf('VALIDATION_ERROR', 'The body is not valid JSON', { body: 'must be valid JSON' }) };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return {
-      failure: {
-        status: 400,
-        code: 'VALIDATION_ERROR',
-        message: 'The body must be a JSON object',
-        details: { body: 'must be a JSON object' },
-      },
-    };
+    return { failure: failureOf('VALIDATION_ERROR', 'The body must be a JSON object', { body: 'must be a JSON object' }) };
   }
   return { body: body as Record<string, unknown> };
 }

@@ -7,10 +7,11 @@ import { getNamedType, getNullableType, isObjectType, OperationTypeNode, type Gr
 import { KEY_SCOPES, grants, type Permission } from '../../resolvers/workspace/scopes.js';
 import type { ErrorCode } from '../../resolvers/shared/errors.js';
 import { httpStatusOf } from '../../schema/shared/errors.js';
+import { ERROR_STATUS } from '../../infra/http/errorResponse.js';
 import { isRequired, variableProperties, variableSchema, type JsonSchema } from '../../schema/shared/variables.js';
 import { prepareOperation } from '../core/operations.js';
-import { MEDIA_PATH } from './mediaRoute.js';
-import { CAMPAIGN_CSV_PATH } from './csvExportRoute.js';
+import { FILE_ANSWERS } from './fileRoutes.js';
+import type { FileAnswer } from './fileAnswer.js';
 import { readsBody } from '../core/table.js';
 import { GUIDE_MEDIA_TYPE } from './guideForm.js';
 import { Components, OutputSchemas, rootNode } from './outputSchema.js';
@@ -259,13 +260,18 @@ function responsesOf(bound: BoundRoute, components: Components): Record<string, 
   const namesRecord = (name: string) => getNamedType(operation.variables.find((variable) => variable.name === name)!.type).name === 'ID';
   if (bound.pathParameters.some(namesRecord)) errors.push(domain('NOT_FOUND'));
   errors.push({
-    status: 405,
+    status: ERROR_STATUS.METHOD_NOT_ALLOWED,
     code: 'METHOD_NOT_ALLOWED',
     meaning: 'The path exists, the method does not; Allow lists the path’s methods.',
     headers: { ...pipelineHeaders, Allow: ref('headers', 'Allow') },
   });
   if (readsBody(route.method)) {
-    errors.push({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', meaning: 'The body is not application/json.', headers });
+    errors.push({
+      status: ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      meaning: 'The body is not application/json.',
+      headers,
+    });
   }
   for (const code of route.errors ?? []) errors.push(domain(code));
   for (const status of [...new Set(errors.map((error) => error.status))].sort((a, b) => a - b)) {
@@ -340,22 +346,15 @@ function unversionedOperations(schema: GraphQLSchema, components: Components) {
   };
 }
 
-const REQUEST_ID_HEADER = { 'X-Request-Id': ref('headers', 'RequestId') };
-
 /**
- * A route answering a file rather than JSON (facades/rest/mediaRoute.ts, csvExportRoute.ts), documented as its
- * operation's route with the file as its 200: the operation's JSON answer is the route's means, not its answer.
+ * A route answering a file rather than JSON (RestRoute.file), documented as its operation's route with the file
+ * as its 200: the operation's JSON answer is the route's means, not its answer.
  */
-function fileOperation(
-  schema: GraphQLSchema,
-  components: Components,
-  file: { route: BoundRoute['route']; operation: string; summary: string; description: string; responses: Record<string, unknown> },
-) {
-  const bound: BoundRoute = { route: file.route, operation: prepareOperation(schema, file.operation), pathParameters: ['id'], guide: null };
+function fileOperation(bound: BoundRoute, components: Components, file: FileAnswer['document']) {
   // Kept only when a JSON route answers it too (documented before these).
-  const answeredAsJson = file.operation in components.schemas;
+  const answeredAsJson = bound.operation.name in components.schemas;
   const operation = operationObject(bound, components);
-  if (!answeredAsJson) delete components.schemas[file.operation];
+  if (!answeredAsJson) delete components.schemas[bound.operation.name];
   const parameters = (operation['parameters'] as { in: string }[] | undefined)?.filter((parameter) => parameter.in === 'path');
   return {
     ...operation,
@@ -366,57 +365,17 @@ function fileOperation(
   };
 }
 
-/** GET /messages/{id}/media: the file's bytes. */
-function mediaOperation(schema: GraphQLSchema, components: Components) {
-  return fileOperation(schema, components, {
-    route: { operationId: 'getMessageMedia', method: 'GET', path: MEDIA_PATH, errors: ['PROVIDER_ERROR'] },
-    operation: 'MessageMediaFile',
-    summary: "A media message's file.",
-    description:
-      'Streams the file of an image, video, audio, document or sticker message: fetched from the provider the first time, ' +
-      'checked against its SHA-256 and kept (MEDIA_CACHE_MAX_BYTES). If-None-Match with the ETag answers 304.',
-    responses: {
-      '200': {
-        description:
-          'The file, with its Content-Type, Content-Length, an ETag of its SHA-256 and, for a document, its file name in Content-Disposition.',
-        headers: { ...REQUEST_ID_HEADER, ETag: { description: 'The SHA-256 of the file, in hex, quoted.', schema: { type: 'string' } } },
-        content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
-      },
-      '304': { description: 'The client has this file already.', headers: REQUEST_ID_HEADER },
-    },
-  });
-}
-
-/** GET /campaigns/{id}/export.csv: the whole export, streamed page by page. */
-function campaignCsvOperation(schema: GraphQLSchema, components: Components) {
-  return fileOperation(schema, components, {
-    route: { operationId: 'downloadCampaignExport', method: 'GET', path: CAMPAIGN_CSV_PATH },
-    operation: 'CampaignExport',
-    summary: "A campaign's results as one CSV file.",
-    description:
-      'Streams the whole export (what GET /campaigns/{id}/export answers a page at a time, joined): the header row, then one ' +
-      'row per recipient in send order. Written as it is read, so its size is not bounded by memory; a failure after the ' +
-      'first bytes cuts the connection rather than ending the file early.',
-    responses: {
-      '200': {
-        description: 'The CSV file (RFC 4180, CRLF), named in Content-Disposition.',
-        headers: REQUEST_ID_HEADER,
-        content: { 'text/csv': { schema: { type: 'string' } } },
-      },
-    },
-  });
-}
-
 export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly BoundRoute[], version: string): OpenApiDocument {
   const components = new Components();
   components.schemas['Error'] = ERROR_SCHEMA;
   const paths: Record<string, Record<string, unknown>> = unversionedOperations(schema, components);
-  for (const bound of routes) {
+  // The file routes last: their operations' JSON schemas are kept only when a JSON route documented them first.
+  for (const bound of [...routes.filter((one) => !one.route.file), ...routes.filter((one) => one.route.file)]) {
     const path = `${REST_BASE_PATH}${bound.route.path}`;
-    paths[path] = { ...paths[path], [bound.route.method.toLowerCase()]: operationObject(bound, components) };
+    const file = bound.route.file;
+    const operation = file ? fileOperation(bound, components, FILE_ANSWERS[file].document) : operationObject(bound, components);
+    paths[path] = { ...paths[path], [bound.route.method.toLowerCase()]: operation };
   }
-  paths[`${REST_BASE_PATH}${MEDIA_PATH}`] = { get: mediaOperation(schema, components) };
-  paths[`${REST_BASE_PATH}${CAMPAIGN_CSV_PATH}`] = { get: campaignCsvOperation(schema, components) };
   return {
     openapi: '3.1.0',
     info: {

@@ -56,7 +56,7 @@ export function useAuthentication(authenticators: Authenticators, options: { gra
       // The credential could not be checked (the database is away): the caller should try again, not be refused.
       const unavailable = () =>
         endResponse(
-          errorResponse(503, 'SERVICE_UNAVAILABLE', 'Credentials could not be checked just now; try again shortly', {
+          errorResponse('SERVICE_UNAVAILABLE', 'Credentials could not be checked just now; try again shortly', {
             requestId: state.requestId,
             headers: { 'retry-after': '1' },
           }),
@@ -69,7 +69,7 @@ export function useAuthentication(authenticators: Authenticators, options: { gra
           const csrf = request.headers.get(CSRF_HEADER);
           if (!SAFE_METHODS.has(request.method) && (!csrf || !safeEqual(csrf, signedIn.csrfToken))) {
             endResponse(
-              errorResponse(403, 'FORBIDDEN', `A request signed in by cookie must carry the session's ${CSRF_HEADER} header`, {
+              errorResponse('FORBIDDEN', `A request signed in by cookie must carry the session's ${CSRF_HEADER} header`, {
                 requestId: state.requestId,
               }),
             );
@@ -88,7 +88,7 @@ export function useAuthentication(authenticators: Authenticators, options: { gra
       if (actor === undefined) return unavailable();
       if (!actor) {
         endResponse(
-          errorResponse(401, 'UNAUTHORIZED', 'Unauthorized', {
+          errorResponse('UNAUTHORIZED', 'Unauthorized', {
             requestId: state.requestId,
             headers: { 'www-authenticate': 'Bearer' },
           }),
@@ -118,7 +118,7 @@ export function useNotFound(): Plugin {
     onRequest({ request, url, endResponse }) {
       if (url.pathname === '/graphql') return;
       endResponse(
-        errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`, {
+        errorResponse('NOT_FOUND', `No route ${request.method} ${url.pathname}`, {
           requestId: requestState(request).requestId,
         }),
       );

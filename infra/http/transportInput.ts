@@ -12,7 +12,7 @@ export function useTransportInput(): Plugin {
     onRequestParse({ request, requestParser, setRequestParser, endResponse }) {
       if (!requestParser) {
         endResponse(
-          errorResponse(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send GraphQL requests as application/json, or as GET with query parameters', {
+          errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Send GraphQL requests as application/json, or as GET with query parameters', {
             requestId: requestState(request).requestId,
           }),
         );

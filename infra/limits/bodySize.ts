@@ -3,22 +3,15 @@
 // a body without one (chunked) is read up to the limit and handed on as the bytes that were read, so raw
 // bytes stay intact for signature checks downstream.
 import type { Plugin } from 'graphql-yoga';
-import { errorResponse } from '../http/errorResponse.js';
+import { payloadTooLarge } from '../http/errorResponse.js';
 import { carryRequestState, requestState } from '../http/requestState.js';
 
 export function useBodySizeLimit(maxBytes: number): Plugin {
   return {
     async onRequest({ request, setRequest, endResponse, fetchAPI }) {
       if (!request.body) return;
-      const tooLarge = () =>
-        endResponse(
-          errorResponse(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes`, {
-            requestId: requestState(request).requestId,
-            details: { max_bytes: maxBytes },
-            // The rest of the body is not wanted: closing beats reading it only to throw it away.
-            headers: { connection: 'close' },
-          }),
-        );
+      // The rest of the body is not wanted: closing beats reading it only to throw it away.
+      const tooLarge = () => endResponse(payloadTooLarge(maxBytes, requestState(request).requestId, { connection: 'close' }));
       const declared = request.headers.get('content-length');
       if (declared !== null) {
         if (Number(declared) > maxBytes) tooLarge();

@@ -77,7 +77,6 @@ export function useRateLimit(limiter: RateLimiter, keyless: KeylessCounting): Pl
       const seconds = decision.resetSeconds;
       endResponse(
         errorResponse(
-          429,
           'RATE_LIMITED',
           `Rate limit of ${limiter.limit} requests per ${limiter.windowSeconds} seconds exceeded for ${subject.whom}; retry in ${seconds} seconds`,
           {

@@ -26,7 +26,7 @@ export function withResponseDeadline(handler: FetchHandler, deadlineMs: number):
           // The id the pipeline gave the request, when it got that far, so the answer matches the request's log line.
           const requestId = requestState(request).requestId || newRequestId();
           resolve(
-            errorResponse(503, 'SERVICE_UNAVAILABLE', `The service did not answer within ${deadlineMs} ms; try again`, {
+            errorResponse('SERVICE_UNAVAILABLE', `The service did not answer within ${deadlineMs} ms; try again`, {
               requestId,
               headers: { 'x-request-id': requestId },
             }),

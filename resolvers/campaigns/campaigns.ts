@@ -108,8 +108,9 @@ export async function lockCampaign(tx: Db, workspaceId: string, id: string, acti
 
 /** The integration a campaign sends through: the one named, else the workspace's newest connected one. */
 async function sendingIntegration(ctx: Context, integrationId: string | null | undefined) {
-  if (!integrationId) return connectedIntegration(ctx);
-  return conversationIntegration(ctx.prisma, requireActor(ctx).workspaceId, integrationId);
+  const { workspaceId } = requireActor(ctx);
+  if (!integrationId) return connectedIntegration(ctx.prisma, workspaceId);
+  return conversationIntegration(ctx.prisma, workspaceId, integrationId);
 }
 
 async function assertAudience(db: Db, workspaceId: string, audience: Audience) {

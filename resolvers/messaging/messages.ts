@@ -4,7 +4,7 @@
 // with every placeholder filled at any time. Sent through the one outbound path (resolvers/messaging/outbound.ts):
 // recorded as pending first, the provider called outside any transaction, the outcome recorded after.
 import { z } from 'zod';
-import type { Context } from '../shared/context.js';
+import type { Actor, Context } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { withIdempotency } from '../shared/idempotency.js';
@@ -74,27 +74,28 @@ function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
 
 /** The integration a first contact goes through: the one named, else the workspace's connected one. */
 async function recipientIntegration(ctx: Context, workspaceId: string, integrationId: string | null | undefined) {
-  return integrationId ? conversationIntegration(ctx.prisma, workspaceId, integrationId) : connectedIntegration(ctx);
+  return integrationId ? conversationIntegration(ctx.prisma, workspaceId, integrationId) : connectedIntegration(ctx.prisma, workspaceId);
 }
 
-async function prepare(ctx: Context, input: z.infer<typeof sendInput>): Promise<OutboundSend> {
-  if (!input.to) return prepareOn(ctx, input, input.conversation_id!, null);
-  const { workspaceId } = requireActor(ctx);
+async function prepare(ctx: Context, actor: Actor, input: z.infer<typeof sendInput>): Promise<OutboundSend> {
+  if (!input.to) return prepareOn(ctx, actor, input, input.conversation_id!, null);
+  const { workspaceId } = actor;
   const integration = await recipientIntegration(ctx, workspaceId, input.integration_id);
   // The template is checked before the contact or conversation is created: a refused send writes nothing.
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
   const message = input.template ? await templateMessage(provider, input.template) : null;
   const conversationId = await conversationForRecipient(ctx, workspaceId, integration, input.to, message !== null);
-  return prepareOn(ctx, input, conversationId, message);
+  return prepareOn(ctx, actor, input, conversationId, message);
 }
 
 async function prepareOn(
   ctx: Context,
+  actor: Actor,
   input: z.infer<typeof sendInput>,
   conversationId: string,
   checkedTemplate: OutboundMessage | null,
 ): Promise<OutboundSend> {
-  const { workspaceId, keyId, agentRunId, session, userId } = requireActor(ctx);
+  const { workspaceId, keyId, agentRunId, session, userId } = actor;
   const conversation = await ctx.prisma.conversation.findFirst({
     where: { id: conversationId, company_id: workspaceId },
     select: {
@@ -166,13 +167,15 @@ function revive(stored: unknown): MessageSendResult {
   return { message: { ...message, created_at: new Date(message.created_at) } };
 }
 
+/** The caller is resolved once, here, and handed to each step of the send. */
 export async function sendMessage(ctx: Context, raw: MessageSendInput): Promise<MessageSendResult> {
+  const actor = requireActor(ctx);
   const input = parseInput(sendInput, raw);
   return withIdempotency(
     ctx,
-    { operation: 'messageSend', input },
+    { workspaceId: actor.workspaceId, operation: 'messageSend', input },
     {
-      prepare: () => prepare(ctx, input),
+      prepare: () => prepare(ctx, actor, input),
       execute: (prepared) => deliver(ctx, prepared),
       revive,
     },

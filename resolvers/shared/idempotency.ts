@@ -9,7 +9,6 @@
 import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { sha256Hex } from '../../infra/crypto/tokens.js';
 import type { Context } from './context.js';
-import { requireActor } from './context.js';
 import { DomainError, ERROR_CODES, type ErrorCode } from './errors.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -61,7 +60,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 export async function withIdempotency<Prepared, Result>(
   ctx: Context,
-  request: { operation: string; input: unknown },
+  request: { workspaceId: string; operation: string; input: unknown },
   steps: IdempotentSteps<Prepared, Result>,
 ): Promise<Result> {
   const key = ctx.idempotencyKey;
@@ -71,7 +70,7 @@ export async function withIdempotency<Prepared, Result>(
       'Idempotency-Key': 'must be 1 to 255 visible ASCII characters',
     });
   }
-  const { workspaceId } = requireActor(ctx);
+  const { workspaceId } = request;
   const fingerprint = sha256Hex(JSON.stringify([request.operation, request.input]));
   const where = { company_id_key: { company_id: workspaceId, key } };
   const now = new Date();

@@ -12,6 +12,7 @@ import {
 } from '../../adapters/providers/templates.js';
 import type { TemplateRequest } from './templateInput.js';
 import type { Context } from '../shared/context.js';
+import { requireActor } from '../shared/context.js';
 import { DomainError } from '../shared/errors.js';
 import { connectedIntegration, providerIntegration } from '../workspace/integrations.js';
 import { providerFailure } from '../shared/providerFailure.js';
@@ -37,7 +38,7 @@ async function providerTemplates(provider: MessagingProvider): Promise<readonly 
 /** The templates of the workspace's connected integration (of `provider` when named), by name and language. */
 export async function listTemplates(ctx: Context, raw: z.input<typeof listInput>) {
   const input = parseInput(listInput, raw);
-  const integration = await connectedIntegration(ctx, input.provider);
+  const integration = await connectedIntegration(ctx.prisma, requireActor(ctx).workspaceId, input.provider);
   const all = [...(await providerTemplates(ctx.messaging.for(providerIntegration(ctx.secrets, integration))))].sort(
     (a, b) => a.name.localeCompare(b.name) || a.language.localeCompare(b.language),
   );

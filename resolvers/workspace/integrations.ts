@@ -46,9 +46,8 @@ function integrationMissing(provider?: string | null): DomainError {
  * The workspace's connected integration: the one of `provider` when named, else the newest connected one.
  * A missing, foreign or disconnected integration is INTEGRATION_NOT_FOUND.
  */
-export async function connectedIntegration(ctx: Context, provider?: string | null): Promise<Integration> {
-  const { workspaceId } = requireActor(ctx);
-  const integration = await ctx.prisma.integration.findFirst({
+export async function connectedIntegration(db: Db, workspaceId: string, provider?: string | null): Promise<Integration> {
+  const integration = await db.integration.findFirst({
     where: { company_id: workspaceId, status: 'connected', ...(provider ? { provider } : {}) },
     orderBy: { id: 'desc' },
   });

@@ -6,40 +6,11 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, type ErrorCode } from '../../resolvers/shared/errors.js';
 import { databaseUnavailable, uniqueViolation } from '../../resolvers/shared/databaseErrors.js';
+import { ERROR_STATUS } from '../../infra/http/errorResponse.js';
 
+/** The HTTP status of a domain error: the one mapping, infra/http/errorResponse.ts (a code missing there fails compilation). */
 export function httpStatusOf(code: ErrorCode): number {
-  switch (code) {
-    case 'VALIDATION_ERROR':
-      return 400;
-    case 'UNAUTHORIZED':
-      return 401;
-    case 'INSUFFICIENT_SCOPE':
-    case 'FORBIDDEN':
-    case 'ORIGIN_NOT_ALLOWED':
-      return 403;
-    case 'NOT_FOUND':
-    case 'INTEGRATION_NOT_FOUND':
-      return 404;
-    case 'CONFLICT':
-    case 'INVALID_TRANSITION':
-    case 'CONVERSATION_CLOSED':
-    case 'IDEMPOTENCY_KEY_IN_USE':
-      return 409;
-    case 'PAYLOAD_TOO_LARGE':
-      return 413;
-    case 'IDEMPOTENCY_KEY_REUSED':
-    case 'MESSAGING_WINDOW_CLOSED':
-    case 'TEMPLATE_NOT_APPROVED':
-      return 422;
-    case 'RATE_LIMITED':
-      return 429;
-    case 'PROVIDER_ERROR':
-      return 502;
-    case 'SERVICE_UNAVAILABLE':
-      return 503;
-    case 'INTERNAL':
-      return 500;
-  }
+  return ERROR_STATUS[code];
 }
 
 export function toGraphQLError(error: DomainError, source?: GraphQLError): GraphQLError {

@@ -19,6 +19,7 @@ import { startReceiver, LOCAL_RECEIVER_HOSTS } from '../support/webhookReceiver.
 import { takeTurnsWithOtherWorkerFiles, testDeliveryOptions } from '../support/webhooks.js';
 import { AGENT_WORKER_LOCK, FAST_AGENT_OPTIONS } from '../support/agent.js';
 import { startAgentWorker } from '../../workers/agent/worker.js';
+import { agentOperations } from '../../app/backgroundWork.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { startDeliveryWorker } from '../../workers/webhooks/worker.js';
 import { createLogger } from '../../infra/observability/logger.js';
@@ -315,7 +316,7 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
       workspace.apiKey,
       'mutation { knowledgeDocumentCreate(title: "Opening hours", content: "Our opening hours: Monday to Friday, 9:00 to 18:00.") { id } }',
     );
-    const worker = startAgentWorker(h.services, FAST_AGENT_OPTIONS, createLogger('silent'));
+    const worker = startAgentWorker(h.services, agentOperations(h.services), FAST_AGENT_OPTIONS, createLogger('silent'));
     onTestFinished(() => worker.stop());
     const { page, problems } = await signedIn(1440, '/settings/agent');
     await page.getByLabel('Greeting (said once, before the first answer)').fill('Hello, this is the shop assistant.');

@@ -11,6 +11,7 @@ import { takeTurnsWithOtherWorkerFiles } from './webhooks.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { createLogger } from '../../infra/observability/logger.js';
 import { startAgentWorker } from '../../workers/agent/worker.js';
+import { agentOperations } from '../../app/backgroundWork.js';
 import type { AgentWorkerOptions } from '../../workers/agent/options.js';
 
 /** Files that run agent workers take turns on a shared PostgreSQL (a worker would claim another file's runs). */
@@ -32,6 +33,7 @@ export async function openAgentWorld() {
   const model = await startFakeModel();
   const worker = startAgentWorker(
     world.harness.services,
+    agentOperations(world.harness.services),
     FAST_AGENT_OPTIONS,
     createLogger(process.env['AGENT_TEST_LOG'] === '1' ? 'error' : 'silent'),
   );

@@ -1,12 +1,16 @@
-// Runs the facades' named GraphQL operations (facades/operations/*.graphql) for the agent, under an actor of
+// How the agent runs the facades' named GraphQL operations (facades/operations/*.graphql), under an actor of
 // the workspace with the scopes given: the agent acts through the same contract, scopes and resolvers as any
 // API client, so its sends get idempotency, statuses and webhooks, and its tools can do no more than a key with
-// those scopes. It executes against the schema directly (no HTTP: the agent is inside the service).
-import { execute, GraphQLError } from 'graphql';
-import { schema } from '../../schema/index.js';
-import { operation } from '../../facades/core/operations.js';
-import type { Actor, Context, Services } from '../../resolvers/shared/context.js';
+// those scopes. The worker imports neither the schema nor the facades: app/ hands it the gateway's in-process
+// runner (facades/core/gateway.ts runInProcess) as a RunOperation; here its result becomes an outcome.
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { Actor } from '../../resolvers/shared/context.js';
 import { DomainError, type ErrorCode } from '../../resolvers/shared/errors.js';
+
+export type OperationCall = { actor: Actor; name: string; variables: Record<string, unknown>; idempotencyKey?: string };
+
+/** Runs one named operation under the call's actor (wired by app/). */
+export type RunOperation = (call: OperationCall) => Promise<ExecutionResult>;
 
 export type OperationOutcome = { ok: true; data: unknown } | { ok: false; code: ErrorCode; message: string; details?: unknown };
 
@@ -26,17 +30,9 @@ function failure(error: GraphQLError): OperationOutcome {
   return { ok: false, code: 'VALIDATION_ERROR', message: error.message };
 }
 
-export async function runOperation(
-  services: Services,
-  request: { actor: Actor; name: string; variables: Record<string, unknown>; idempotencyKey?: string },
-): Promise<OperationOutcome> {
-  const contextValue: Context = {
-    ...services,
-    actor: request.actor,
-    requestId: `req_${request.actor.keyPrefix}`,
-    idempotencyKey: request.idempotencyKey ?? null,
-  };
-  const result = await execute({ schema, document: operation(request.name), contextValue, variableValues: request.variables });
+/** The call's answer (its root field's value) or its refusal; an unexpected error is raised, for the run's retry. */
+export async function operationOutcome(run: RunOperation, call: OperationCall): Promise<OperationOutcome> {
+  const result = await run(call);
   const [error] = result.errors ?? [];
   if (error) return failure(error);
   const data = Object.values(result.data ?? {})[0];

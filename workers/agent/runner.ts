@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { AgentSettings } from '../../prisma/generated/prisma/client.js';
 import type { Services } from '../../resolvers/shared/context.js';
 import { agentSettingsOf } from '../../resolvers/agent/settings.js';
+import { messagingWindow } from '../../resolvers/messaging/window.js';
 import { agentConversation, type AgentConversation } from '../../resolvers/agent/conversationContext.js';
 import { retrievePassages } from '../../resolvers/agent/retrieval.js';
 import { handOffConversation, type HandOffReason } from '../../resolvers/agent/handOff.js';
@@ -28,11 +29,10 @@ import { createChatClient } from '../../adapters/agent/chatClient.js';
 import { knowledgeAgent } from '../../adapters/agent/knowledgeAgent.js';
 import { llmAgent } from '../../adapters/agent/llmAgent.js';
 import type { AgentDecision, ConversationAgent } from '../../adapters/agent/types.js';
-import { agentActor, runOperation } from './operations.js';
+import { agentActor, operationOutcome, type RunOperation } from './operations.js';
 import { runAgentTool } from './tools.js';
 import type { AgentWorkerOptions } from './options.js';
 
-const WINDOW_MS = 24 * 3600 * 1000;
 /** The agent's sends need only this scope; its tools get the workspace's tool_scopes. */
 const SEND_SCOPES = ['messages'];
 
@@ -56,7 +56,7 @@ export function mentionsKeyword(body: string, keywords: readonly string[]): stri
   );
 }
 
-export function createAgentRunner(services: Services, options: AgentWorkerOptions, logger: Logger) {
+export function createAgentRunner(services: Services, runOperation: RunOperation, options: AgentWorkerOptions, logger: Logger) {
   const { prisma } = services;
 
   async function agentFor(run: ClaimedRun, settings: AgentSettings, seen: AgentConversation): Promise<ConversationAgent | HandOffReason> {
@@ -78,7 +78,7 @@ export function createAgentRunner(services: Services, options: AgentWorkerOption
       },
       options.chat,
     );
-    const toolRun = { services, actor: agentActor(run.company_id, run.id, settings.tool_scopes), contactId: seen.contact.id };
+    const toolRun = { runOperation, actor: agentActor(run.company_id, run.id, settings.tool_scopes), contactId: seen.contact.id };
     return llmAgent({
       client,
       systemPrompt: settings.system_prompt,
@@ -90,7 +90,7 @@ export function createAgentRunner(services: Services, options: AgentWorkerOption
   }
 
   async function send(run: ClaimedRun, body: string): Promise<Outcome> {
-    const outcome = await runOperation(services, {
+    const outcome = await operationOutcome(runOperation, {
       actor: agentActor(run.company_id, run.id, SEND_SCOPES),
       name: 'MessageSend',
       variables: { conversation_id: run.conversation_id, body },
@@ -133,8 +133,7 @@ export function createAgentRunner(services: Services, options: AgentWorkerOption
     if (!seen) return { status: 'skipped', error: 'the message is gone' };
     if (!seen.conversation.service_enabled) return { status: 'skipped', error: 'the agent is switched off on this conversation' };
     if (seen.conversation.status === 'closed') return { status: 'skipped', error: 'the conversation is closed' };
-    const opened = seen.conversation.last_message_at;
-    if (!opened || options.clock().getTime() - opened.getTime() >= WINDOW_MS) {
+    if (!messagingWindow(seen.conversation.last_message_at, options.clock().getTime()).open) {
       return { status: 'skipped', error: 'the 24-hour window is closed' };
     }
     if (run.reply !== null) return send(run, run.reply);

@@ -6,12 +6,14 @@ import type { Services } from '../../resolvers/shared/context.js';
 import { startLoop } from '../loop.js';
 import { claimDueRuns } from './queue.js';
 import { createAgentRunner } from './runner.js';
+import type { RunOperation } from './operations.js';
 import type { AgentWorkerOptions } from './options.js';
 
 export type AgentWorker = { stop(): Promise<void> };
 
-export function startAgentWorker(services: Services, options: AgentWorkerOptions, logger: Logger): AgentWorker {
-  const runner = createAgentRunner(services, options, logger);
+/** `runOperation` runs the facades' named operations for the agent (app/ wires the gateway's in-process runner). */
+export function startAgentWorker(services: Services, runOperation: RunOperation, options: AgentWorkerOptions, logger: Logger): AgentWorker {
+  const runner = createAgentRunner(services, runOperation, options, logger);
   const loop = startLoop({
     name: 'agent worker',
     pollMs: options.pollMs,

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, ErrorNote, Field, Page, Time, formValues } from '../../ui.js';
+import { Button, ErrorNote, Field, Page, SearchList, Time, formValues } from '../../ui.js';
 
 type Contact = {
   id: string;
@@ -73,33 +73,24 @@ export function ContactsPage() {
   const selected = params['id'];
   return (
     <Page title="Contacts">
-      <div class={`inbox ${selected ? 'has-selection' : ''}`}>
-        <section class="conversation-list" aria-label="Contacts">
-          <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-            <label>
-              Search
-              <input
-                type="search"
-                value={search}
-                onInput={(event) => setSearch(event.currentTarget.value)}
-                placeholder="Name, phone or e-mail"
-              />
-            </label>
-          </form>
-          <ErrorNote error={listed.error} />
-          <ul class="rows">
-            {listed.data?.contacts.data.map((contact) => (
-              <li key={contact.id}>
-                <a href={`/contacts/${contact.id}`} class={`row ${contact.id === selected ? 'selected' : ''}`} data-testid="contact-row">
-                  <span class="row-title">{contact.name ?? contact.phone_number ?? contact.bsuid ?? 'Unnamed'}</span>
-                  <span class="row-preview">{[contact.phone_number, contact.email].filter(Boolean).join(' · ')}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </section>
-        {selected ? <ContactDetail key={selected} id={selected} /> : <p class="placeholder">Choose a contact.</p>}
-      </div>
+      <SearchList
+        label="Contacts"
+        search={search}
+        onSearch={setSearch}
+        placeholder="Name, phone or e-mail"
+        error={listed.error}
+        detail={selected ? <ContactDetail key={selected} id={selected} /> : null}
+        placeholderText="Choose a contact."
+      >
+        {listed.data?.contacts.data.map((contact) => (
+          <li key={contact.id}>
+            <a href={`/contacts/${contact.id}`} class={`row ${contact.id === selected ? 'selected' : ''}`} data-testid="contact-row">
+              <span class="row-title">{contact.name ?? contact.phone_number ?? contact.bsuid ?? 'Unnamed'}</span>
+              <span class="row-preview">{[contact.phone_number, contact.email].filter(Boolean).join(' · ')}</span>
+            </a>
+          </li>
+        ))}
+      </SearchList>
     </Page>
   );
 }

@@ -6,7 +6,7 @@ import { useLocation, useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery, useSubscription } from '@urql/preact';
 import { session } from '../../session.js';
-import { Button, ErrorNote, Page, StatusTicks, Time } from '../../ui.js';
+import { Button, ErrorNote, Page, SearchList, StatusTicks, Time } from '../../ui.js';
 import { ReplyBox } from './reply.js';
 
 type ConversationRow = {
@@ -85,18 +85,17 @@ export function InboxPage() {
 
   return (
     <Page title="Inbox">
-      <div class={`inbox ${selected ? 'has-selection' : ''}`}>
-        <section class="conversation-list" aria-label="Conversations">
-          <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-            <label>
-              Search
-              <input
-                type="search"
-                value={search}
-                onInput={(event) => setSearch(event.currentTarget.value)}
-                placeholder="Name, phone, e-mail or words"
-              />
-            </label>
+      <SearchList
+        label="Conversations"
+        search={search}
+        onSearch={setSearch}
+        placeholder="Name, phone, e-mail or words"
+        error={listed.error}
+        note={rows.length === 0 && !listed.fetching ? <p class="empty">No conversations here.</p> : null}
+        detail={selected ? <Conversation id={selected} users={users ?? []} onBack={() => route('/inbox')} onChange={refetch} /> : null}
+        placeholderText="Choose a conversation."
+        filters={
+          <>
             <label>
               Status
               <select value={status} onChange={(event) => setStatus(event.currentTarget.value)} disabled={searching}>
@@ -120,39 +119,31 @@ export function InboxPage() {
                   ))}
               </select>
             </label>
-          </form>
-          <ErrorNote error={listed.error} />
-          {rows.length === 0 && !listed.fetching ? <p class="empty">No conversations here.</p> : null}
-          <ul class="rows">
-            {rows.map((row) => (
-              <li key={row.id}>
-                <a
-                  href={`/inbox/${row.id}`}
-                  class={`row ${row.id === selected ? 'selected' : ''} ${row.unread_count > 0 ? 'unread' : ''}`}
-                  aria-current={row.id === selected ? 'true' : undefined}
-                  data-testid="conversation-row"
-                >
-                  <span class="row-title">{row.customer.name ?? row.customer.phone_number ?? 'Unknown contact'}</span>
-                  {row.unread_count > 0 ? (
-                    <span class="badge" aria-label={`${row.unread_count} unread`}>
-                      {row.unread_count >= 100 ? '99+' : row.unread_count}
-                    </span>
-                  ) : null}
-                  <span class="row-preview">{row.last_message?.body || row.last_message?.type || 'No messages yet'}</span>
-                  <span class="row-meta">
-                    {personName(users, row.assigned_user_id)} · <Time value={row.last_message_at} />
-                  </span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </section>
-        {selected ? (
-          <Conversation id={selected} users={users ?? []} onBack={() => route('/inbox')} onChange={refetch} />
-        ) : (
-          <p class="placeholder">Choose a conversation.</p>
-        )}
-      </div>
+          </>
+        }
+      >
+        {rows.map((row) => (
+          <li key={row.id}>
+            <a
+              href={`/inbox/${row.id}`}
+              class={`row ${row.id === selected ? 'selected' : ''} ${row.unread_count > 0 ? 'unread' : ''}`}
+              aria-current={row.id === selected ? 'true' : undefined}
+              data-testid="conversation-row"
+            >
+              <span class="row-title">{row.customer.name ?? row.customer.phone_number ?? 'Unknown contact'}</span>
+              {row.unread_count > 0 ? (
+                <span class="badge" aria-label={`${row.unread_count} unread`}>
+                  {row.unread_count >= 100 ? '99+' : row.unread_count}
+                </span>
+              ) : null}
+              <span class="row-preview">{row.last_message?.body || row.last_message?.type || 'No messages yet'}</span>
+              <span class="row-meta">
+                {personName(users, row.assigned_user_id)} · <Time value={row.last_message_at} />
+              </span>
+            </a>
+          </li>
+        ))}
+      </SearchList>
     </Page>
   );
 }

@@ -4,7 +4,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Gateway } from '../../core/gateway.js';
 import type { CalendarFeedQuery } from '../../core/operations.generated.js';
-import { executionFailure, failureResponse, INTERNAL_FAILURE } from '../../core/executionFailure.js';
+import { executionFailure, failureOf, failureResponse, INTERNAL_FAILURE } from '../../core/executionFailure.js';
 import { requestState } from '../../../infra/http/requestState.js';
 import { renderCalendar } from './icalendar.js';
 
@@ -21,10 +21,7 @@ export function useCalendarFeedRoute(gateway: Gateway): Plugin {
     async onRequest({ request, url, endResponse }) {
       if (!url.pathname.startsWith('/calendar/') || request.method !== 'GET') return;
       const match = FEED_PATH.exec(url.pathname);
-      if (!match)
-        return endResponse(
-          failureResponse({ status: 404, code: 'NOT_FOUND', message: 'Calendar feed not found' }, requestState(request).requestId),
-        );
+      if (!match) return endResponse(failureResponse(failureOf('NOT_FOUND', 'Calendar feed not found'), requestState(request).requestId));
       const result = await gateway.run(request, 'CalendarFeed', { token: match[1] });
       const feed = (result.data as CalendarFeedQuery | null | undefined)?.calendarFeed;
       if (!feed) return endResponse(failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestState(request).requestId));

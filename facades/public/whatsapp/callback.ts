@@ -5,7 +5,7 @@
 // route only translates HTTP: the query string, or the raw body (at most 1 MiB) and its signature header, in; the
 // challenge as text, `{"status":"ok"}` or the spec's error object out.
 import type { Plugin } from 'graphql-yoga';
-import { errorResponse } from '../../../infra/http/errorResponse.js';
+import { methodNotAllowed, payloadTooLarge } from '../../../infra/http/errorResponse.js';
 import { Response } from '../../../infra/http/fetchApi.js';
 import { requestState } from '../../../infra/http/requestState.js';
 import { executionFailure, failureResponse } from '../../core/executionFailure.js';
@@ -34,7 +34,7 @@ export function useProviderCallback(gateway: Gateway): Plugin {
   }
 
   async function receive(request: Request, requestId: string): Promise<Response> {
-    const tooLarge = () => errorResponse(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`, { requestId });
+    const tooLarge = () => payloadTooLarge(MAX_BODY_BYTES, requestId);
     if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return tooLarge();
     const body = await request.text();
     if (Buffer.byteLength(body) > MAX_BODY_BYTES) return tooLarge();
@@ -56,9 +56,7 @@ export function useProviderCallback(gateway: Gateway): Plugin {
       const { requestId } = requestState(request);
       if (request.method === 'GET') return endResponse(await handshake(request, url, requestId));
       if (request.method === 'POST') return endResponse(await receive(request, requestId));
-      endResponse(
-        errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here`, { requestId, headers: { allow: 'GET, POST' } }),
-      );
+      endResponse(methodNotAllowed(request, url.pathname, requestId, 'GET, POST'));
     },
   };
 }
