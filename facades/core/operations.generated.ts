@@ -712,6 +712,21 @@ export type ProviderCallbackReceiveMutationVariables = Exact<{
 
 export type ProviderCallbackReceiveMutation = { providerCallbackReceive: { status: string } | null };
 
+export type ConversationTranscriptQueryVariables = Exact<{
+  id: string;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ConversationTranscriptQuery = { conversation: { id: string, status: string, last_message_at: string | null, customer: { id: string, name: string | null, phone_number: string | null }, messaging_window: { open: boolean, closes_at: string | null }, messages: { has_more: boolean, data: Array<{ id: string, direction: string, type: string, body: string, created_at: string, sender: { type: string }, template: { name: string } | null }> } } | null };
+
+export type ConversationMessageCreatedSubscriptionVariables = Exact<{
+  conversation_id: string;
+}>;
+
+
+export type ConversationMessageCreatedSubscription = { messageCreated: { id: string } };
+
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 
 

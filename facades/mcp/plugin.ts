@@ -19,7 +19,8 @@ import { jsonRpcError } from './jsonRpcError.js';
 import { FULL_RETRY_AFTER_SECONDS, SessionRegistry, type SessionLimits } from './sessions.js';
 import { readPostedMessage, SseServerTransport } from './sseTransport.js';
 import type { ForwardedMessage, SessionStore } from '../../infra/mcp/sessionStore.js';
-import { authInfoFor, createToolServer, prepareTools } from './toolServer.js';
+import { authInfoFor, prepareTools } from './toolServer.js';
+import { createMcpServer } from './server.js';
 import { FACADE_TABLE } from '../operations/index.js';
 
 export const MCP_PATHS = { streamable: '/mcp', sse: '/mcp/sse', messages: '/mcp/messages' } as const;
@@ -56,13 +57,14 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
     options.onError,
   );
   const allowedOrigins = new Set(options.allowedOrigins);
-  const newServer = () => createToolServer(tools, gateway, options.version, options.name);
+  const newServer = (subscriptions: boolean) =>
+    createMcpServer(tools, gateway, { name: options.name, version: options.version, subscriptions });
   const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found');
   const notAllowed = (allow: string) => new Response(null, { status: 405, headers: { allow } });
 
   /** One request of a Streamable HTTP session, answered by a server of its own (the session's state is its row). */
   async function answer(request: Request, actor: Actor): Promise<Response> {
-    const server = newServer();
+    const server = newServer(false);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -102,7 +104,7 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
   async function openSse(request: Request, actor: Actor): Promise<Response> {
     if (request.method !== 'GET') return notAllowed('GET');
     const transport = new SseServerTransport(MCP_PATHS.messages, request.signal);
-    const server = newServer();
+    const server = newServer(true);
     await sessions.openStream(transport.sessionId, actor.keyId, server, transport);
     await server.connect(transport);
     return transport.response;

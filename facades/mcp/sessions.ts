@@ -76,7 +76,9 @@ export class SessionRegistry {
     await this.stopReceiving;
     await this.store.open({ id, keyId, kind: 'sse' });
     this.streams.set(id, { id, keyId, server, transport });
+    const closeServed = server.onclose; // the resource subscriptions' end (facades/mcp/resources.ts)
     server.onclose = () => {
+      closeServed?.();
       this.streams.delete(id);
       void this.store.remove([id]).catch(this.onError);
     };

@@ -1,7 +1,8 @@
 // JSON Schema (2020-12, as OpenAPI 3.1 uses it) of what an operation answers: each GraphQL output type as the
 // operation's selection picks it, fragments spread in place: every selected field required, null allowed where
 // GraphQL allows it, nothing else allowed. Types become named components, numbered when one is selected
-// differently in another place.
+// differently in another place. The MCP tools declare the same schemas as their outputSchema, with the
+// components under the schema's own $defs (facades/mcp/toolServer.ts).
 import { isDeepStrictEqual } from 'node:util';
 import {
   isEnumType,
@@ -19,9 +20,12 @@ import { hintsOf, withHints } from '../../schema/shared/jsonSchemaHints.js';
 import type { PreparedOperation } from '../core/operations.js';
 import { fragmentsOf, selectedFields } from '../core/selection.js';
 
-/** Component schemas by GraphQL type name; a type selected differently elsewhere gets a numbered name. */
+/** Component schemas by GraphQL type name; a type selected differently elsewhere gets a numbered name. They are
+ * referred to under `refPrefix`: an OpenAPI document's components, or a standalone schema's $defs. */
 export class Components {
   readonly schemas: Record<string, JsonSchema> = {};
+
+  constructor(private readonly refPrefix = '#/components/schemas/') {}
 
   readonly register: Register = (name, schema) => {
     let candidate = name;
@@ -29,7 +33,7 @@ export class Components {
       candidate = `${name}${suffix}`;
     }
     this.schemas[candidate] = schema;
-    return { $ref: `#/components/schemas/${candidate}` };
+    return { $ref: `${this.refPrefix}${candidate}` };
   };
 }
 
@@ -82,6 +86,12 @@ export class OutputSchemas {
   /** The operation's answer: its root field's value, never null (the adapter answers a null result 404), so a
    * generated client's success body is the record itself, not `X | null`. */
   answer(operation: PreparedOperation): JsonSchema {
+    const type = operation.field.type;
+    return this.inner(isNonNullType(type) ? type.ofType : type, rootNode(operation));
+  }
+
+  /** The operation's answer when it succeeds: a root field is null only beside an error. */
+  success(operation: PreparedOperation): JsonSchema {
     const type = operation.field.type;
     return this.inner(isNonNullType(type) ? type.ofType : type, rootNode(operation));
   }

@@ -45,7 +45,7 @@ async function mcpClient(base: string, key: string) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
       const json = JSON.parse(text) as Record<string, any>;
-      expect(result.structuredContent).toEqual(json);
+      expect(result.structuredContent).toEqual(result.isError ? undefined : json);
       return { isError: result.isError === true, json };
     },
     async close() {

@@ -355,7 +355,10 @@ describe('one bad input, one error, on REST, MCP and GraphQL', () => {
 
     const called = (await (await mcpClient(key)).callTool({ name: testCase.tool, arguments: args })) as CallToolResult;
     expect(called.isError).toBe(true);
-    const mcp = (called.structuredContent as { error: Failure & { request_id?: string } }).error;
+    // An error result carries the error object as text only: structuredContent would be checked against the tool's output schema.
+    expect(called.structuredContent).toBeUndefined();
+    const text = called.content[0]?.type === 'text' ? called.content[0].text : '';
+    const mcp = (JSON.parse(text) as { error: Failure & { request_id?: string } }).error;
 
     const { body } = await h.graphql(key, print(operation(operationOf(testCase.tool))), args);
     const [first] = body.errors ?? [];

@@ -1,7 +1,9 @@
 // The MCP server as AI clients use it: the SDK's own Client over real HTTP (a port on 127.0.0.1), on both
 // transports (Streamable HTTP at /mcp, HTTP+SSE at /mcp/sse). Proves the tool list and each tool, that a
 // tool answers what GraphQL answers, workspace isolation, scopes, 401 before any session, the Origin
-// check, session binding to the key, and error results carrying the spec's error object.
+// check, session binding to the key, and error results carrying the spec's error object. Every tool declares an
+// output schema and every success carries structuredContent that the SDK client validates against it (each client
+// lists the tools first, which arms that check); the server negotiates the protocol revision down for older clients.
 import { LOCAL_RECEIVER_HOSTS } from '../support/webhookReceiver.js';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +12,7 @@ import { print } from 'graphql';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openHarness, type Harness } from '../support/harness.js';
 import { seedConversation } from '../support/conversations.js';
 import { createApp, type App } from '../../app/createApp.js';
@@ -80,20 +82,27 @@ const TRANSPORTS = {
 type TransportName = keyof typeof TRANSPORTS;
 const TRANSPORT_NAMES = Object.keys(TRANSPORTS) as TransportName[];
 
-async function connect(transportName: TransportName, key: string, options: { headers?: Record<string, string>; base?: string } = {}) {
+/** A connected client; `validate` (default true) lists the tools first, which arms the client's output check. */
+async function connect(
+  transportName: TransportName,
+  key: string,
+  options: { headers?: Record<string, string>; base?: string; validate?: boolean } = {},
+) {
   const client = new Client({ name: 'test-client', version: '1.0.0' });
   const transport = TRANSPORTS[transportName](options.base ?? main.base, { authorization: `Bearer ${key}`, ...options.headers });
   await client.connect(transport);
   clients.push({ client, transport });
+  // The SDK client validates structuredContent against a tool's outputSchema once it has listed the tools.
+  if (options.validate !== false) await client.listTools();
   return client;
 }
 
-/** A tool's result: its JSON text, which must equal its structured content. */
+/** A tool's result: its JSON text, which must equal its structured content (none on an error result). */
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
   const json = JSON.parse(text) as Record<string, any>;
-  expect(result.structuredContent).toEqual(json);
+  expect(result.structuredContent).toEqual(result.isError === true ? undefined : json);
   return { isError: result.isError === true, json };
 }
 
@@ -108,6 +117,11 @@ async function failure(client: Client, name: string, args: Record<string, unknow
   expect(isError).toBe(true);
   return json['error'] as { code: string; message: string; details?: Record<string, unknown>; request_id: string };
 }
+
+/** A validator that refuses every value: the client must then refuse every structured result. */
+const rejectingValidator = {
+  getValidator: () => () => ({ valid: false as const, data: undefined, errorMessage: 'refused by the test' }),
+};
 
 let phones = 0;
 const phone = () => `+4477${String(Date.now() % 10_000_000).padStart(7, '0')}${++phones % 10}`;
@@ -135,7 +149,12 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
         (definition) => definition.variable.name.value,
       );
       expect(Object.keys(tool.inputSchema.properties ?? {}), entry.name).toEqual(variables.sort());
+      expect(tool.outputSchema, entry.name).toMatchObject({ type: 'object', additionalProperties: false, $defs: expect.any(Object) });
     }
+    // The REST response schema of the same operation, with its components under the tool schema's own $defs.
+    const get = tools.find((tool) => tool.name === 'contacts_get')!;
+    expect(get.outputSchema?.required).toEqual(expect.arrayContaining(['id', 'name', 'phone_number', 'tags', 'created_at']));
+    expect(get.outputSchema?.properties?.['tags']).toMatchObject({ type: ['array', 'null'], items: { type: 'string' } });
     const update = tools.find((tool) => tool.name === 'contacts_update')!;
     expect(update.inputSchema.required).toEqual(['id']);
     expect(Object.keys(update.inputSchema.properties ?? {})).toEqual(
@@ -451,6 +470,13 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
       details: { type: expect.stringContaining('email') },
     });
     expect(await failure(client, 'contacts_create', { name: 'Typo', phone: '+15550000000' })).toMatchObject({ code: 'VALIDATION_ERROR' });
+    // A result that does not match the declared schema is refused by the client: the check is armed.
+    const listed = await client.listTools();
+    const strict = new Client({ name: 'strict', version: '1' }, { jsonSchemaValidator: rejectingValidator });
+    await strict.connect(TRANSPORTS[transport](main.base, { authorization: `Bearer ${workspace.api_key}` }));
+    clients.push({ client: strict, transport: strict.transport as StreamableHTTPClientTransport });
+    expect((await strict.listTools()).tools).toHaveLength(listed.tools.length);
+    await expect(strict.callTool({ name: 'tags_list', arguments: {} })).rejects.toThrow(/does not match the tool's output schema/);
     await expect(client.callTool({ name: 'contacts_explode', arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 });
@@ -480,6 +506,28 @@ describe('authentication, origin and sessions', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
       body,
     });
+
+  it('answers the newest protocol revision the SDK knows, and an older client its own', async () => {
+    const versionFor = async (protocolVersion: string) => {
+      const body = JSON.stringify({ ...JSON.parse(initialize), params: { ...JSON.parse(initialize).params, protocolVersion } });
+      const response = await post({ authorization: `Bearer ${workspace.api_key}` }, body);
+      expect(response.status).toBe(200);
+      const sessionId = response.headers.get('mcp-session-id')!;
+      await fetch(`${server.base}/mcp`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${workspace.api_key}`, 'mcp-session-id': sessionId },
+      });
+      return ((await response.json()) as { result: { protocolVersion: string } }).result.protocolVersion;
+    };
+    expect(await versionFor(LATEST_PROTOCOL_VERSION)).toBe(LATEST_PROTOCOL_VERSION);
+    expect(await versionFor('2025-06-18')).toBe('2025-06-18');
+    expect(await versionFor('2024-11-05')).toBe('2024-11-05');
+    // A revision the server does not know is answered with its newest; the client decides whether to go on.
+    expect(await versionFor('2099-01-01')).toBe(LATEST_PROTOCOL_VERSION);
+    // The SDK's client, asking for the newest, gets it, and SSE clients negotiate the same way.
+    const client = await connect('SSE', workspace.api_key, { base: server.base });
+    expect((client.transport as unknown as { _protocolVersion: string })._protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+  });
 
   it('answers 401 UNAUTHORIZED without a key or with a bad one, on every MCP path, before any session starts', async () => {
     await settledSessionCount();
@@ -582,9 +630,11 @@ describe('authentication, origin and sessions', () => {
   it(`never locks a key out: ten clients that never close, and an eleventh still connects; the key holds at most ${MAX_SESSIONS_PER_KEY}`, async () => {
     const key = await harness.key(workspace.workspace_id, ['customers']);
     const abandoned: Client[] = [];
-    for (let opened = 0; opened < 10; opened += 1) abandoned.push(await connect('Streamable HTTP', key, { base: server.base }));
+    for (let opened = 0; opened < 10; opened += 1) {
+      abandoned.push(await connect('Streamable HTTP', key, { base: server.base, validate: false }));
+    }
     expect(await server.app.mcpSessions.count()).toBeLessThanOrEqual(MAX_SESSIONS_PER_KEY);
-    const latest = await connect('Streamable HTTP', key, { base: server.base });
+    const latest = await connect('Streamable HTTP', key, { base: server.base, validate: false });
     expect((await latest.listTools()).tools.length).toBeGreaterThan(0);
     // The most recent sessions are the ones kept: the previous client still works, the first one gave way.
     expect((await abandoned.at(-1)!.listTools()).tools.length).toBeGreaterThan(0);
@@ -593,7 +643,7 @@ describe('authentication, origin and sessions', () => {
 
   it('answers 429 RATE_LIMITED with Retry-After, on both transports, only when every session of the key is a live SSE stream', async () => {
     const key = await harness.key(workspace.workspace_id, ['customers']);
-    for (let opened = 0; opened < MAX_SESSIONS_PER_KEY; opened += 1) await connect('SSE', key, { base: server.base });
+    for (let opened = 0; opened < MAX_SESSIONS_PER_KEY; opened += 1) await connect('SSE', key, { base: server.base, validate: false });
     const refused = await post({ authorization: `Bearer ${key}` });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('60');
