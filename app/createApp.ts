@@ -6,6 +6,7 @@ import { schema } from '../schema/index.js';
 import { maskError } from '../schema/shared/errors.js';
 import { useTransportInput } from '../infra/http/transportInput.js';
 import { useVariableCheck } from '../schema/shared/variableCheck.js';
+import { useOneGuessPerRequest } from '../schema/people/oneGuessPerRequest.js';
 import { usePartialAnswers } from '../infra/graphql/partialAnswers.js';
 import { useCompiledExecution } from '../infra/graphql/compiledExecution.js';
 import type { Context, Services } from '../resolvers/shared/context.js';
@@ -75,6 +76,7 @@ export function createApp(services: Services, options: AppOptions) {
         actor: state.actor,
         requestId: state.requestId,
         idempotencyKey: request.headers.get('idempotency-key'),
+        ...(state.signInDoor ? { signInDoor: { clientAddress: state.signInDoor.clientAddress, attempts: edge.signIn.limiter } } : {}),
       };
     },
     plugins: [
@@ -82,6 +84,7 @@ export function createApp(services: Services, options: AppOptions) {
       ...edge.beforeAuthentication,
       gateway.plugin,
       useVariableCheck(schema),
+      useOneGuessPerRequest(),
       useCompiledExecution(),
       usePartialAnswers(),
       useHealthRoute(gateway),
@@ -91,7 +94,7 @@ export function createApp(services: Services, options: AppOptions) {
       ...(options.graphiql ? [useGraphiQLPage()] : []),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
-      useAuthRoutes({ gateway, signIn: edge.signIn }),
+      useAuthRoutes({ gateway, clientOf: edge.signIn.clientOf }),
       useTransportInput(),
       useBookingPage(gateway),
       useRestFacade({

@@ -56,7 +56,20 @@ export type Context = Services & {
   requestId: string;
   /** The request's Idempotency-Key, whatever transport carried it; null when absent. */
   idempotencyKey: string | null;
+  /** Set only while the console's sign-in door runs a sign-in operation: the one place the sign-in fields run
+   * (schema/people/people.ts), with who is trying and where attempts are counted (resolvers/people/signIn.ts). */
+  signInDoor?: SignInDoor;
 };
+
+/** Counts failed sign-ins per account and per client address, and says how long a locked one must wait. */
+export type SignInAttempts = {
+  /** Seconds until sign-in is allowed again for this account from this address; 0 when it is allowed now. */
+  waitSeconds(account: string, address: string): Promise<number>;
+  failed(account: string, address: string): Promise<void>;
+  succeeded(account: string): Promise<void>;
+};
+
+export type SignInDoor = { clientAddress: string; attempts: SignInAttempts };
 
 export function requireActor(ctx: Context): Actor {
   if (!ctx.actor) throw new DomainError('UNAUTHORIZED', 'Unauthorized');
