@@ -21,6 +21,7 @@ import { SERVICE_NAME } from '../resolvers/system/health.js';
 import { useBookingPage } from '../facades/public/booking/pageRoute.js';
 import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from '../infra/http/pipeline.js';
 import { requestState } from '../infra/http/requestState.js';
+import { corsFor } from '../infra/http/crossOrigin.js';
 import { useProviderCallback } from '../facades/public/whatsapp/callback.js';
 import { useAuthRoutes } from '../facades/auth/routes.js';
 import { useConsolePages } from '../facades/console/pages.js';
@@ -60,6 +61,8 @@ export function createApp(services: Services, options: AppOptions) {
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
+    // Key requests may come from other origins; the console's door and cookie requests never (infra/http/crossOrigin.ts).
+    cors: corsFor,
     // Served by useGraphiQLPage after authentication (facades/console/graphiql.ts).
     graphiql: false,
     landingPage: false,

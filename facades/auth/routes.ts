@@ -8,6 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 import { errorResponse } from '../../infra/http/errorResponse.js';
 import { Response } from '../../infra/http/fetchApi.js';
 import { requestState } from '../../infra/http/requestState.js';
+import { crossOriginRefusal } from '../../infra/http/crossOrigin.js';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../../infra/http/sessionCookie.js';
 import { executionFailure, failureResponse } from '../core/executionFailure.js';
 import type { Gateway } from '../core/gateway.js';
@@ -48,10 +49,10 @@ function publicSession(session: SessionPartsFragment) {
   };
 }
 
-/** A write from another origin, or in a form's encoding, is refused before anything runs. */
+/** A write from another origin (as the browser says: Origin, Sec-Fetch-Site), or in a form's encoding, is
+ * refused before anything runs. */
 function refusedWrite(request: Request, url: URL, requestId: string): Response | null {
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== url.origin) {
+  if (crossOriginRefusal(request, url)) {
     return errorResponse(403, 'FORBIDDEN', 'Requests to /auth must come from this origin', { requestId });
   }
   const type = request.headers.get('content-type') ?? '';
