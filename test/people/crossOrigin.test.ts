@@ -29,7 +29,8 @@ describe('cookie requests from another origin', () => {
   });
 
   it('answers the session to this origin and to clients that say nothing of where they come from', async () => {
-    for (const headers of [{ origin: ORIGIN, 'sec-fetch-site': 'same-origin' }, {}]) {
+    const sameOrigin: Record<string, string> = { origin: ORIGIN, 'sec-fetch-site': 'same-origin' };
+    for (const headers of [sameOrigin, {}]) {
       const response = await harness.fetch('/auth/session', { headers: { cookie: owner.cookie, ...headers } });
       expect(response.status).toBe(200);
       expect((await response.json()).csrf_token).toBe(owner.csrf);
