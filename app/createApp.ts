@@ -19,7 +19,7 @@ import { createApiKeyAuthenticator } from '../resolvers/workspace/apiKeyAuthenti
 import { createSessionAuthenticator } from '../resolvers/people/sessions.js';
 import { SERVICE_NAME } from '../resolvers/system/health.js';
 import { useBookingPage } from '../facades/public/booking/pageRoute.js';
-import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from '../infra/http/pipeline.js';
+import { useAuthentication, useNotAcceptableBody, useNotFound, useRequestId, useRequestIdOnErrors } from '../infra/http/pipeline.js';
 import { requestState } from '../infra/http/requestState.js';
 import { corsFor } from '../infra/http/crossOrigin.js';
 import { useProviderCallback } from '../facades/public/whatsapp/callback.js';
@@ -46,7 +46,7 @@ export function createApp(services: Services, options: AppOptions) {
   const defaults = loadSettings({});
   const edge = options.edge ?? createEdge(defaults, { logger: options.logger });
   const authenticators = {
-    keys: createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs }),
+    keys: createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs, changes: services.keyChanges }),
     sessions: createSessionAuthenticator(services.prisma),
   };
   const mcp = useMcp(gateway, {
@@ -97,6 +97,7 @@ export function createApp(services: Services, options: AppOptions) {
       ...(options.graphiql ? [useGraphiQLPage()] : []),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
+      useNotAcceptableBody(),
       useAuthRoutes({ gateway, clientOf: edge.signIn.clientOf }),
       useTransportInput(),
       useBookingPage(gateway),

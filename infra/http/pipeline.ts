@@ -125,6 +125,24 @@ export function useRequestIdOnErrors(): Plugin {
   };
 }
 
+/** GraphQL-over-HTTP's 406 (a subscription asked for as application/json, an Accept nothing here can answer) comes
+ * without a body: answered with the spec's error object, saying what to accept. */
+export function useNotAcceptableBody(): Plugin {
+  return {
+    onResponse({ request, response, setResponse }) {
+      if (response.status !== 406 || response.headers.get('content-type')) return;
+      const message =
+        'The Accept header names no form this answer comes in: a subscription answers as text/event-stream, other operations as application/json';
+      setResponse(
+        errorResponse(406, 'NOT_ACCEPTABLE', message, {
+          requestId: requestState(request).requestId,
+          headers: { 'x-request-id': requestState(request).requestId },
+        }),
+      );
+    },
+  };
+}
+
 export function useNotFound(): Plugin {
   return {
     onRequest({ request, url, endResponse }) {

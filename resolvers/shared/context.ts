@@ -10,6 +10,7 @@ import type { ProviderName } from '../../adapters/providers/types.js';
 import { DomainError } from './errors.js';
 import type { EventHub } from './liveEvents.js';
 import type { StatusMoves } from './statusMoves.js';
+import type { KeyChanges } from '../workspace/keyChanges.js';
 
 export type { Actor };
 
@@ -47,6 +48,8 @@ export type Services = {
   events: EventHub;
   /** Media files fetched from the provider, verified and kept by content (infra/media/mediaFiles.ts). */
   mediaFiles: MediaFiles;
+  /** Changes to what a workspace's keys may do, heard from every instance (resolvers/workspace/keyChanges.ts). */
+  keyChanges: KeyChanges;
   /** Delivery reports' status moves, applied together when they arrive together (resolvers/messaging/statusMoves.ts). */
   statusMoves: StatusMoves;
 };
