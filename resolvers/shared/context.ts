@@ -10,7 +10,6 @@ import type { ProviderName } from '../../adapters/providers/types.js';
 import { DomainError } from './errors.js';
 import type { EventHub } from './liveEvents.js';
 import type { StatusMoves } from './statusMoves.js';
-import type { KeyChanges } from '../workspace/keyChanges.js';
 
 export type { Actor };
 
@@ -70,6 +69,13 @@ export type SignInAttempts = {
   waitSeconds(account: string, address: string): Promise<number>;
   failed(account: string, address: string): Promise<void>;
   succeeded(account: string): Promise<void>;
+};
+
+/** Changes to what a workspace's keys may do, as every instance hears them (resolvers/workspace/keyChanges.ts). */
+export type KeyChanges = {
+  /** Calls `listener` with the workspace whose keys changed, or null for "any". */
+  subscribe(listener: (workspaceId: string | null) => void): void;
+  close(): Promise<void>;
 };
 
 export type SignInDoor = { clientAddress: string; attempts: SignInAttempts };

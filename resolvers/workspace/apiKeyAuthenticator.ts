@@ -7,7 +7,7 @@ import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import { sha256Hex } from '../../infra/crypto/tokens.js';
 import { authenticateApiKey, recordKeyUse, type KeyUse } from './apiKeys.js';
 import type { Authenticator } from '../../infra/auth/actor.js';
-import type { KeyChanges } from './keyChanges.js';
+import type { KeyChanges } from '../shared/context.js';
 
 /** Enough for every active key of a large deployment; unknown keys (also remembered) cannot grow it further. */
 const MAX_REMEMBERED_KEYS = 10_000;

@@ -3,20 +3,14 @@
 // it remembered (apiKeyAuthenticator.ts) at once rather than after API_KEY_CACHE_SECONDS. The same LISTEN
 // connection kind as the event feed's (infra/db/notifications.ts); a notice that may have been missed (`null`,
 // after a lost connection) makes an instance forget every key.
-import type { Db } from '../shared/context.js';
-import type { Listen } from '../events/hub.js';
+import type { Db, KeyChanges } from '../shared/context.js';
+import type { Listen } from '../../infra/db/notifications.js';
 
 export const KEY_CHANGES_CHANNEL = 'crm_key_changes';
 
 export async function announceKeyChange(db: Db, workspaceId: string): Promise<void> {
   await db.$executeRaw`SELECT pg_notify(${KEY_CHANGES_CHANNEL}, ${workspaceId})`;
 }
-
-export type KeyChanges = {
-  /** Calls `listener` with the workspace whose keys changed, or null for "any". */
-  subscribe(listener: (workspaceId: string | null) => void): void;
-  close(): Promise<void>;
-};
 
 export function createKeyChanges(listen: Listen, onError: (error: unknown) => void): KeyChanges {
   const listeners = new Set<(workspaceId: string | null) => void>();
