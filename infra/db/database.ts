@@ -61,9 +61,9 @@ export type DatabaseOptions = {
   statementTimeoutMs?: number;
 };
 
-/** Dead connections are found by TCP keep-alive when idle and by the answer's time-out in use; one that cannot
- * be opened fails within this time, so a request during an outage gets its 503 rather than waiting. */
-const CONNECT_TIMEOUT_MS = 5_000;
+/** Dead connections are found by TCP keep-alive when idle and by the answer's time-out in use; waiting for a
+ * connection (a free one, or a new one opened) is bounded by the statement time-out too, so a request during an
+ * outage gets its 503 rather than waiting past its deadline. */
 const KEEP_ALIVE_DELAY_MS = 10_000;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
@@ -75,7 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       max: options.poolSize ?? 10,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: statementTimeoutMs,
       statement_timeout: statementTimeoutMs,
       // A little longer than the server's own limit: past it no answer is coming (the network dropped it).
       query_timeout: statementTimeoutMs + 1_000,
