@@ -196,7 +196,12 @@ function failingAsProvider(body: ReadableStream<Uint8Array>): ReadableStream<Uin
 export function createWhatsAppProvider(integration: ProviderIntegration, options: WhatsAppOptions): MessagingProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  async function request(url: string, init: GraphRequest = {}, timeoutMs = options.timeoutMs, maxBytes = MAX_ANSWER_BYTES): Promise<Response> {
+  async function request(
+    url: string,
+    init: GraphRequest = {},
+    timeoutMs = options.timeoutMs,
+    maxBytes = MAX_ANSWER_BYTES,
+  ): Promise<Response> {
     try {
       return await options.outbound.request(url, {
         ...init,

@@ -41,4 +41,3 @@ export function invalidParams(message: unknown): string | null {
   const issue = parsed.error.issues[0];
   return `Invalid params for ${String(method)}: ${issue ? `${issue.path.slice(1).join('.') || 'params'} ${issue.message}` : 'invalid'}`;
 }
-

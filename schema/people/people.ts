@@ -146,7 +146,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   signIn: t.field({
     type: Session,
-    description: 'The console’s /auth routes only: opens a session for an e-mail and password. A wrong e-mail or password is UNAUTHORIZED, alike.',
+    description:
+      'The console’s /auth routes only: opens a session for an e-mail and password. A wrong e-mail or password is UNAUTHORIZED, alike.',
     authScopes: signInDoor,
     args: { email: t.arg.string({ required: true, ...EMAIL }), password: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => signIn(ctx, args),
@@ -176,7 +177,8 @@ builder.mutationFields((t) => ({
   }),
   invitationAccept: t.field({
     type: Session,
-    description: "The console’s /auth routes only: joins the workspace with an invitation link's token, with the invitation's role, and signs in.",
+    description:
+      "The console’s /auth routes only: joins the workspace with an invitation link's token, with the invitation's role, and signs in.",
     authScopes: signInDoor,
     args: {
       token: t.arg.string({ required: true }),
