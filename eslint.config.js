@@ -42,6 +42,25 @@ export default tseslint.config(
     },
   },
   {
+    // Every outbound request goes through the one guarded client (infra/net/outbound.ts): the SSRF guard at
+    // connect, no redirects, bounded time and size. The browser's code (console/, the booking page) and tests may fetch.
+    files: ['**/*.ts'],
+    ignores: ['infra/net/**', 'console/**', 'test/**', 'bench/**', 'scripts/**'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'Send outbound requests with infra/net/outbound.ts.' }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'undici', message: 'Send outbound requests with infra/net/outbound.ts.' }], patterns: ['undici/*'] },
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['http', 'https'].flatMap((object) =>
+          ['request', 'get'].map((property) => ({ object, property, message: 'Send outbound requests with infra/net/outbound.ts.' })),
+        ),
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', module: 'writable' } },

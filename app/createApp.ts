@@ -6,6 +6,7 @@ import { schema } from '../schema/index.js';
 import { maskError } from '../schema/shared/errors.js';
 import { useTransportInput } from '../infra/http/transportInput.js';
 import { useVariableCheck } from '../schema/shared/variableCheck.js';
+import { useOneGuessPerRequest } from '../schema/people/oneGuessPerRequest.js';
 import { usePartialAnswers } from '../infra/graphql/partialAnswers.js';
 import { useCompiledExecution } from '../infra/graphql/compiledExecution.js';
 import type { Context, Services } from '../resolvers/shared/context.js';
@@ -18,8 +19,9 @@ import { createApiKeyAuthenticator } from '../resolvers/workspace/apiKeyAuthenti
 import { createSessionAuthenticator } from '../resolvers/people/sessions.js';
 import { SERVICE_NAME } from '../resolvers/system/health.js';
 import { useBookingPage } from '../facades/public/booking/pageRoute.js';
-import { useAuthentication, useNotFound, useRequestId, useRequestIdOnErrors } from '../infra/http/pipeline.js';
+import { useAuthentication, useNotAcceptableBody, useNotFound, useRequestId, useRequestIdOnErrors } from '../infra/http/pipeline.js';
 import { requestState } from '../infra/http/requestState.js';
+import { corsFor } from '../infra/http/crossOrigin.js';
 import { useProviderCallback } from '../facades/public/whatsapp/callback.js';
 import { useAuthRoutes } from '../facades/auth/routes.js';
 import { useConsolePages } from '../facades/console/pages.js';
@@ -44,7 +46,7 @@ export function createApp(services: Services, options: AppOptions) {
   const defaults = loadSettings({});
   const edge = options.edge ?? createEdge(defaults, { logger: options.logger });
   const authenticators = {
-    keys: createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs }),
+    keys: createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs, changes: services.keyChanges }),
     sessions: createSessionAuthenticator(services.prisma),
   };
   const mcp = useMcp(gateway, {
@@ -59,6 +61,8 @@ export function createApp(services: Services, options: AppOptions) {
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
+    // Key requests may come from other origins; the console's door and cookie requests never (infra/http/crossOrigin.ts).
+    cors: corsFor,
     // Served by useGraphiQLPage after authentication (facades/console/graphiql.ts).
     graphiql: false,
     landingPage: false,
@@ -75,6 +79,7 @@ export function createApp(services: Services, options: AppOptions) {
         actor: state.actor,
         requestId: state.requestId,
         idempotencyKey: request.headers.get('idempotency-key'),
+        ...(state.signInDoor ? { signInDoor: { clientAddress: state.signInDoor.clientAddress, attempts: edge.signIn.limiter } } : {}),
       };
     },
     plugins: [
@@ -82,6 +87,7 @@ export function createApp(services: Services, options: AppOptions) {
       ...edge.beforeAuthentication,
       gateway.plugin,
       useVariableCheck(schema),
+      useOneGuessPerRequest(),
       useCompiledExecution(),
       usePartialAnswers(),
       useHealthRoute(gateway),
@@ -91,7 +97,8 @@ export function createApp(services: Services, options: AppOptions) {
       ...(options.graphiql ? [useGraphiQLPage()] : []),
       ...edge.afterAuthentication,
       useRequestIdOnErrors(),
-      useAuthRoutes({ gateway, signIn: edge.signIn }),
+      useNotAcceptableBody(),
+      useAuthRoutes({ gateway, clientOf: edge.signIn.clientOf }),
       useTransportInput(),
       useBookingPage(gateway),
       useRestFacade({

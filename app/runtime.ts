@@ -37,6 +37,7 @@ export async function openRuntime(settings: Settings, options: RuntimeOptions): 
     dataDir: settings.DATA_DIR,
     sharedBuffers: settings.EMBEDDED_DB_SHARED_BUFFERS,
     preparedStatements: settings.DATABASE_PREPARED_STATEMENTS,
+    statementTimeoutMs: settings.REQUEST_TIMEOUT_MS,
     claim: options.claim,
     onServeError: (error) => logger.error({ err: error }, 'serving the embedded database to another process failed'),
   }).catch((error: unknown) => {

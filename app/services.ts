@@ -15,6 +15,7 @@ import { applyStatusUpdate } from '../resolvers/messaging/messageStatus.js';
 import { createStatusMoves } from '../resolvers/messaging/statusMoves.js';
 import { createPublicUrls } from './publicUrls.js';
 import { createEventHub, type Listen } from '../resolvers/events/hub.js';
+import { createKeyChanges } from '../resolvers/workspace/keyChanges.js';
 import { createMediaFiles, type MediaFilesOptions } from '../infra/media/mediaFiles.js';
 
 export type ServiceOptions = {
@@ -55,6 +56,7 @@ export function createServices(options: ServiceOptions): Services {
     publicUrls: createPublicUrls(options.publicBaseUrl),
     mediaFiles: createMediaFiles(options.media),
     statusMoves: createStatusMoves(options.prisma),
+    keyChanges: createKeyChanges(options.listen, (err) => logger.error({ err }, 'key changes could not be heard')),
     events: createEventHub({
       prisma: options.prisma,
       listen: options.listen,
@@ -73,5 +75,6 @@ export function createServices(options: ServiceOptions): Services {
 /** Stops background work (live updates, sandbox status timers) before the database closes. */
 export async function closeServices(services: Services): Promise<void> {
   await services.events.close();
+  await services.keyChanges.close();
   await services.messaging.close();
 }

@@ -1,11 +1,16 @@
 // The Redis connection shared by the instances (REDIS_URL): it holds the rate-limit counts. Commands fail
 // fast instead of queueing while Redis is away (the rate limiter then counts in memory), and the client
-// keeps reconnecting in the background. Outages are logged once when they start and once when they end.
+// keeps reconnecting in the background. Outages are logged once when they start and once when they end. A
+// connection that stays open but stops answering (bytes silently lost) is found by a heartbeat: a PING not
+// answered within HEARTBEAT_TIMEOUT_MS drops the connection, logged, so requests count in memory at once rather
+// than each waiting for its command's time-out, and the client reconnects.
 // ioredis is loaded only when REDIS_URL is set: its modules took 15 ms of every start without it.
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 const READY_WAIT_MS = 2000;
+const HEARTBEAT_MS = 250;
+const HEARTBEAT_TIMEOUT_MS = 500;
 
 export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const { Redis } = await import('ioredis');
@@ -23,6 +28,23 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
       'redis unavailable: rate limits are counted per instance until it is back',
     );
   });
+  let beating = false;
+  const heartbeat = setInterval(() => {
+    if (redis.status !== 'ready' || beating) return;
+    beating = true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), HEARTBEAT_TIMEOUT_MS)));
+    void Promise.race([redis.ping().catch(() => 'failed' as const), late]).then((answer) => {
+      clearTimeout(timer);
+      beating = false;
+      if (answer === 'PONG' || redis.status !== 'ready') return;
+      available = false;
+      logger.warn({ redis: redact(url) }, 'redis stopped answering: rate limits are counted per instance until it is back');
+      redis.disconnect(true);
+    });
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  redis.once('end', () => clearInterval(heartbeat));
   const ready = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), READY_WAIT_MS);
     redis.once('ready', () => {

@@ -7,6 +7,7 @@ import { getDatamodel } from '../prisma/generated/pothos-prisma-types.js';
 import { grants, type Permission } from '../resolvers/workspace/scopes.js';
 import type { Context } from '../resolvers/shared/context.js';
 import { DomainError } from '../resolvers/shared/errors.js';
+import { SIGN_IN_DOOR_ONLY } from '../resolvers/people/signIn.js';
 import type { IsoTimestamp } from '../resolvers/shared/isoTimestamps.js';
 
 function requiredPermissions(failure: AuthFailure): string[] {
@@ -21,10 +22,17 @@ function requiredPermissions(failure: AuthFailure): string[] {
   }
 }
 
+function refusesDoor(failure: AuthFailure): boolean {
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
+    return failure.failures.some(refusesDoor);
+  }
+  return failure.kind === AuthScopeFailureType.AuthScope && failure.scope === 'signInDoor';
+}
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { public: boolean; permission: Permission };
+  AuthScopes: { public: boolean; permission: Permission; signInDoor: boolean };
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date | IsoTimestamp };
@@ -37,8 +45,11 @@ export const builder = new SchemaBuilder<{
     authScopes: (context) => ({
       public: true,
       permission: (permission) => context.actor !== null && grants(context.actor.scopes, permission),
+      // Only the console's /auth routes set the door (facades/auth/routes.ts): /graphql, REST and MCP never do.
+      signInDoor: context.signInDoor !== undefined,
     }),
     unauthorizedError: (_parent, context, _info, result) => {
+      if (refusesDoor(result.failure)) return new DomainError('FORBIDDEN', SIGN_IN_DOOR_ONLY);
       if (!context.actor) return new DomainError('UNAUTHORIZED', 'Unauthorized');
       const needed = [...new Set(requiredPermissions(result.failure))];
       const scope = needed.join(' or ') || 'a scope';

@@ -1,9 +1,11 @@
 // A client of any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI's v1 API, vLLM, Ollama,
 // llama.cpp's server): POST {base_url}/chat/completions with a bearer key, messages, and tools for function
-// calling. Written on fetch rather than the `openai` package: the agent uses one request shape and the fields
-// every compatible server returns, and the package's retries and time-outs would hide the ones the agent's
-// settings choose. Each call has its own time-out; time-outs, network errors, 429 and 5xx are retried with
-// back-off; anything else (a refusal, an answer of the wrong shape) fails at once.
+// calling. Sent through the one guarded outbound client (infra/net/outbound.ts), so the saved URL's address is
+// judged again at every call, where it connects, and a redirect is an answer, never followed; rather than the
+// `openai` package, whose retries and time-outs would hide the ones the agent's settings choose. Each call has
+// its own time-out; time-outs, network errors, 429 and 5xx are retried with back-off; anything else (a
+// refusal, an answer of the wrong shape) fails at once. Failures say what happened, never an address or port.
+import { OutboundError, type OutboundClient } from '../../infra/net/outbound.js';
 
 export type ChatToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
 
@@ -33,6 +35,9 @@ export type ChatEndpoint = {
   maxTokens: number | null;
   timeoutMs: number;
 };
+
+/** The largest answer read from a model endpoint. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** The model could not be asked (after retries) or answered with something that is not a chat completion. */
 export class ModelError extends Error {
@@ -77,10 +82,10 @@ function answerOf(body: Completion): ChatAnswer {
   };
 }
 
-async function attempt(endpoint: ChatEndpoint, request: ChatRequest): Promise<ChatAnswer> {
+async function attempt(outbound: OutboundClient, endpoint: ChatEndpoint, request: ChatRequest): Promise<ChatAnswer> {
   let response: Response;
   try {
-    response = await fetch(completionsUrl(endpoint.baseUrl), {
+    response = await outbound.request(completionsUrl(endpoint.baseUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
       body: JSON.stringify({
@@ -90,12 +95,14 @@ async function attempt(endpoint: ChatEndpoint, request: ChatRequest): Promise<Ch
         ...(endpoint.temperature !== null ? { temperature: endpoint.temperature } : {}),
         ...(endpoint.maxTokens !== null ? { max_tokens: endpoint.maxTokens } : {}),
       }),
-      signal: AbortSignal.timeout(endpoint.timeoutMs),
+      timeoutMs: endpoint.timeoutMs,
+      maxResponseBytes: MAX_ANSWER_BYTES,
     });
   } catch (error) {
-    const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+    const reason = error instanceof OutboundError ? error.reason : 'network';
+    if (reason === 'refused') throw new ModelError('The model endpoint’s address is not allowed');
     throw new RetriableFailure(
-      timedOut ? `The model did not answer within ${endpoint.timeoutMs} ms` : 'The model endpoint could not be reached',
+      reason === 'timeout' ? `The model did not answer within ${endpoint.timeoutMs} ms` : 'The model endpoint could not be reached',
     );
   }
   if (!response.ok) {
@@ -107,7 +114,10 @@ async function attempt(endpoint: ChatEndpoint, request: ChatRequest): Promise<Ch
   let body: Completion;
   try {
     body = (await response.json()) as Completion;
-  } catch {
+  } catch (error) {
+    if (error instanceof OutboundError && error.reason === 'timeout') {
+      throw new RetriableFailure(`The model did not answer within ${endpoint.timeoutMs} ms`);
+    }
     throw new ModelError('The model endpoint answered with something that is not JSON');
   }
   return answerOf(body);
@@ -115,12 +125,16 @@ async function attempt(endpoint: ChatEndpoint, request: ChatRequest): Promise<Ch
 
 export type ChatClient = { complete(request: ChatRequest): Promise<ChatAnswer> };
 
-export function createChatClient(endpoint: ChatEndpoint, options: ChatClientOptions = DEFAULT_CHAT_CLIENT_OPTIONS): ChatClient {
+export function createChatClient(
+  outbound: OutboundClient,
+  endpoint: ChatEndpoint,
+  options: ChatClientOptions = DEFAULT_CHAT_CLIENT_OPTIONS,
+): ChatClient {
   return {
     async complete(request) {
       for (let retry = 0; ; retry++) {
         try {
-          return await attempt(endpoint, request);
+          return await attempt(outbound, endpoint, request);
         } catch (error) {
           if (!(error instanceof RetriableFailure)) throw error;
           if (retry >= options.retries) throw new ModelError(`${error.message} (after ${retry + 1} attempts)`);

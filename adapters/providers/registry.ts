@@ -3,6 +3,8 @@
 // templates is a remote, paged call, and sends validate against the same list.
 import { createSandbox } from './sandbox.js';
 import { createWhatsAppProvider } from './whatsapp.js';
+import { createOutboundClient } from '../../infra/net/outbound.js';
+import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import type { MessagingProvider, ProviderIntegration, StatusSink, Template } from './types.js';
 
 export type MessagingSettings = {
@@ -23,6 +25,11 @@ export function createMessagingProviders(
   settings: MessagingSettings,
   status: { onStatus: StatusSink; onStatusError: (error: unknown) => void },
 ): MessagingProviders {
+  // The Graph API host is the operator's (a local fake in tests); media files come from Meta's public hosts.
+  const whatsappHttp = createOutboundClient({
+    guard: createTargetGuard({ allowedHosts: [new URL(settings.whatsappGraphUrl).hostname] }),
+    userAgent: 'MessagingCRM',
+  });
   const sandbox = createSandbox({ statusIntervalMs: settings.sandboxStatusIntervalMs, ...status });
   const templateCache = new Map<string, { expiresAt: number; templates: Promise<Template[]> }>();
 
@@ -35,6 +42,7 @@ export function createMessagingProviders(
           baseUrl: settings.whatsappGraphUrl,
           timeoutMs: settings.whatsappTimeoutMs,
           mediaTimeoutMs: settings.whatsappMediaTimeoutMs,
+          outbound: whatsappHttp,
         });
     }
   }
@@ -58,6 +66,9 @@ export function createMessagingProviders(
       const provider = adapter(integration);
       return { ...provider, listTemplates: () => cachedTemplates(integration, provider) };
     },
-    close: () => sandbox.close(),
+    close: async () => {
+      whatsappHttp.close();
+      await sandbox.close();
+    },
   };
 }

@@ -3,8 +3,10 @@
 // page by page; files are uploaded to POST /{phone-number-id}/media and fetched by id (GET /{media-id} gives
 // a URL valid for five minutes, read with the same bearer token). The base URL (WHATSAPP_GRAPH_URL, with the
 // API version) is configurable so that tests run the adapter against a local fake Graph server. Delivery
-// progress arrives later at /webhooks/whatsapp.
+// progress arrives later at /webhooks/whatsapp. Every call goes through the guarded outbound client
+// (infra/net/outbound.ts): no redirect followed, the time and the size of each answer bounded.
 import { z } from 'zod';
+import type { OutboundClient } from '../../infra/net/outbound.js';
 import { downloadCut, graphError, unreachable } from './whatsappErrors.js';
 import { ProviderError } from './errors.js';
 import {
@@ -20,7 +22,13 @@ import {
 } from './types.js';
 
 /** `timeoutMs` bounds one Graph API call; `mediaTimeoutMs` one media file's download, until its last byte. */
-export type WhatsAppOptions = { baseUrl: string; timeoutMs: number; mediaTimeoutMs: number };
+export type WhatsAppOptions = { baseUrl: string; timeoutMs: number; mediaTimeoutMs: number; outbound: OutboundClient };
+
+/** The largest Graph API answer read, and the largest media file (WhatsApp's documents go to 100 MB). */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+const MAX_MEDIA_BYTES = 100 * 1024 * 1024;
+
+type GraphRequest = { method?: string; headers?: Record<string, string>; body?: BodyInit };
 
 const PAGE_SIZE = 100;
 const MAX_PAGES = 50;
@@ -188,19 +196,25 @@ function failingAsProvider(body: ReadableStream<Uint8Array>): ReadableStream<Uin
 export function createWhatsAppProvider(integration: ProviderIntegration, options: WhatsAppOptions): MessagingProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  async function request(url: string, init: RequestInit = {}, timeoutMs = options.timeoutMs): Promise<Response> {
+  async function request(
+    url: string,
+    init: GraphRequest = {},
+    timeoutMs = options.timeoutMs,
+    maxBytes = MAX_ANSWER_BYTES,
+  ): Promise<Response> {
     try {
-      return await fetch(url, {
+      return await options.outbound.request(url, {
         ...init,
         headers: { authorization: `Bearer ${integration.accessToken}`, accept: 'application/json', ...init.headers },
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
+        maxResponseBytes: maxBytes,
       });
     } catch (error) {
       throw unreachable(error);
     }
   }
 
-  async function call(url: string, init: RequestInit = {}): Promise<unknown> {
+  async function call(url: string, init: GraphRequest = {}): Promise<unknown> {
     const response = await request(url, init);
     const body: unknown = await response.json().catch(() => null);
     if (!response.ok) throw graphError(response.status, body);
@@ -257,7 +271,7 @@ export function createWhatsAppProvider(integration: ProviderIntegration, options
       // The URL is Meta's own media host; it needs the same token and expires within minutes, so it is read at once.
       const location = new URL(media.data.url);
       if (!isMediaHost(location, new URL(base))) throw invalidAnswer('a media URL on a host that is not Meta’s');
-      const file = await request(location.href, { headers: { accept: '*/*' } }, options.mediaTimeoutMs);
+      const file = await request(location.href, { headers: { accept: '*/*' } }, options.mediaTimeoutMs, MAX_MEDIA_BYTES);
       if (!file.ok || !file.body) throw graphError(file.status, await file.json().catch(() => null));
       const size = media.data.file_size === undefined ? null : Number(media.data.file_size);
       return {

@@ -2,6 +2,7 @@
 // Codes: https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes
 import { z } from 'zod';
 import { ProviderError, type ProviderFailureReason } from './errors.js';
+import { OutboundError } from '../../infra/net/outbound.js';
 
 const graphErrorBody = z.object({
   error: z
@@ -44,7 +45,7 @@ export function graphError(httpStatus: number, body: unknown): ProviderError {
   return new ProviderError('whatsapp', reasonOf(code, httpStatus), text, code === undefined ? null : String(code));
 }
 
-const timedOut = (cause: unknown) => cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
+const timedOut = (cause: unknown) => cause instanceof OutboundError && cause.reason === 'timeout';
 
 export function unreachable(cause: unknown): ProviderError {
   return new ProviderError(

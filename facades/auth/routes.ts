@@ -2,13 +2,14 @@
 // people.graphql) and their session to a cookie, so scripts never see the token: sign-in, the first run's setup,
 // accepting an invitation, sign-out, and the signed-in person's session with its CSRF token. Writes take JSON
 // only and, when the browser says where it comes from, only from this origin: another site's form cannot post
-// here. Failed sign-ins are counted per account and per client address (infra/limits/signInLimit.ts).
+// here. These routes are the one door for the sign-in operations: they alone mark the request so the sign-in
+// fields may run (requestState's signInDoor, with the client's address the lock-out counts in the resolver).
 import type { Plugin } from 'graphql-yoga';
 import { errorResponse, methodNotAllowed, payloadTooLarge } from '../../infra/http/errorResponse.js';
 import { Response } from '../../infra/http/fetchApi.js';
 import { requestState } from '../../infra/http/requestState.js';
+import { crossOriginRefusal } from '../../infra/http/crossOrigin.js';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../../infra/http/sessionCookie.js';
-import type { SignInLimiter } from '../../infra/limits/signInLimit.js';
 import { executionFailure, failureResponse } from '../core/executionFailure.js';
 import type { Gateway } from '../core/gateway.js';
 import type { SessionPartsFragment, SetupRequiredQuery, ViewerQuery } from '../core/operations.generated.js';
@@ -26,7 +27,8 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 export type AuthRoutesOptions = {
   gateway: Gateway;
-  signIn: { limiter: SignInLimiter; clientOf: (request: Request, serverContext: unknown) => string };
+  /** The client's address, which the sign-in lock-out counts. */
+  clientOf: (request: Request, serverContext: unknown) => string;
 };
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -47,10 +49,10 @@ function publicSession(session: SessionPartsFragment) {
   };
 }
 
-/** A write from another origin, or in a form's encoding, is refused before anything runs. */
+/** A write from another origin (as the browser says: Origin, Sec-Fetch-Site), or in a form's encoding, is
+ * refused before anything runs. */
 function refusedWrite(request: Request, url: URL, requestId: string): Response | null {
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== url.origin) {
+  if (crossOriginRefusal(request, url)) {
     return errorResponse('FORBIDDEN', 'Requests to /auth must come from this origin', { requestId });
   }
   const type = request.headers.get('content-type') ?? '';
@@ -75,7 +77,7 @@ async function jsonBody(request: Request, requestId: string): Promise<Record<str
 }
 
 export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
-  const { gateway, signIn } = options;
+  const { gateway, clientOf } = options;
 
   async function session(request: Request, requestId: string): Promise<Response> {
     const state = requestState(request);
@@ -94,32 +96,21 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
   async function signing(request: Request, route: (typeof SIGNING_ROUTES)[string], requestId: string, serverContext: unknown) {
     const body = await jsonBody(request, requestId);
     if (body instanceof Response) return body;
-    const account = typeof body['email'] === 'string' ? body['email'] : '';
-    const address = signIn.clientOf(request, serverContext);
-    const counted = route.operation === 'SignIn';
-    if (counted) {
-      const wait = await signIn.limiter.waitSeconds(account, address);
-      if (wait > 0) {
-        return errorResponse('RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} seconds`, {
-          requestId,
-          headers: { 'retry-after': String(wait) },
-        });
-      }
-    }
+    requestState(request).signInDoor = { clientAddress: clientOf(request, serverContext) };
     const result = await gateway.run(request, route.operation, body);
     const failure = executionFailure(result);
     if (failure) {
-      if (counted && failure.code === 'UNAUTHORIZED') await signIn.limiter.failed(account, address);
-      return failureResponse(failure, requestId);
+      const wait = failure.code === 'RATE_LIMITED' ? failure.details?.['retry_after'] : undefined;
+      return failureResponse(failure, requestId, typeof wait === 'number' ? { 'retry-after': String(wait) } : undefined);
     }
-    if (counted) await signIn.limiter.succeeded(account);
     const opened = (result.data as Record<string, SessionPartsFragment>)[route.field] as SessionPartsFragment;
     return json(route.status, publicSession(opened), { 'set-cookie': sessionCookie(opened.token, new Date(String(opened.expires_at))) });
   }
 
-  async function signOut(request: Request, requestId: string): Promise<Response> {
+  async function signOut(request: Request, requestId: string, serverContext: unknown): Promise<Response> {
     const token = sessionTokenOf(request);
     if (token) {
+      requestState(request).signInDoor = { clientAddress: clientOf(request, serverContext) };
       const failure = executionFailure(await gateway.run(request, 'SignOut', { token }));
       if (failure) return failureResponse(failure, requestId);
     }
@@ -139,7 +130,7 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
       if (request.method !== 'POST') return endResponse(notAllowed('POST'));
       const refused = refusedWrite(request, url, requestId);
       if (refused) return endResponse(refused);
-      endResponse(route ? await signing(request, route, requestId, serverContext) : await signOut(request, requestId));
+      endResponse(route ? await signing(request, route, requestId, serverContext) : await signOut(request, requestId, serverContext));
     },
   };
 }

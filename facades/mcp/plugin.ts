@@ -15,13 +15,17 @@ import { requestState } from '../../infra/http/requestState.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { schema } from '../../schema/index.js';
 import type { Gateway } from '../core/gateway.js';
-import { jsonRpcError } from './jsonRpcError.js';
+import { invalidParams, jsonRpcError, jsonRpcIdOf } from './jsonRpcError.js';
 import { FULL_RETRY_AFTER_SECONDS, SessionRegistry, type SessionLimits } from './sessions.js';
 import { readPostedMessage, SseServerTransport } from './sseTransport.js';
 import type { ForwardedMessage, SessionStore } from '../../infra/mcp/sessionStore.js';
 import { authInfoFor, prepareTools } from './toolServer.js';
 import { createMcpServer } from './server.js';
 import { FACADE_TABLE } from '../operations/index.js';
+
+/** The form of the session ids this service hands out (randomUUID). */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+type JsonRpcIdLike = string | number | null;
 
 export const MCP_PATHS = { streamable: '/mcp', sse: '/mcp/sse', messages: '/mcp/messages' } as const;
 
@@ -59,11 +63,24 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
   const allowedOrigins = new Set(options.allowedOrigins);
   const newServer = (subscriptions: boolean) =>
     createMcpServer(tools, gateway, { name: options.name, version: options.version, subscriptions });
-  const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found');
+  const sessionNotFound = (request: Request, id: JsonRpcIdLike = null) =>
+    jsonRpcError(404, -32001, 'Session not found', { id, requestId: requestState(request).requestId });
+  /** The posted message, when the body is JSON (read from a copy: the transport reads the body itself). */
+  const postedMessage = (request: Request): Promise<unknown> =>
+    request.method === 'POST'
+      ? request
+          .clone()
+          .json()
+          .catch(() => null)
+      : Promise.resolve(null);
   const notAllowed = (allow: string) => new Response(null, { status: 405, headers: { allow } });
 
   /** One request of a Streamable HTTP session, answered by a server of its own (the session's state is its row). */
-  async function answer(request: Request, actor: Actor): Promise<Response> {
+  async function answer(request: Request, actor: Actor, message: unknown): Promise<Response> {
+    const invalid = invalidParams(message);
+    if (invalid) {
+      return jsonRpcError(200, ErrorCode.InvalidParams, invalid, { id: jsonRpcIdOf(message), requestId: requestState(request).requestId });
+    }
     const server = newServer(false);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
@@ -76,23 +93,27 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
 
   async function streamable(request: Request, actor: Actor): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
+    const message = await postedMessage(request);
     if (sessionId) {
-      if (!(await sessions.findStreamable(sessionId, actor.keyId))) return sessionNotFound();
+      // A session id is a UUID this service made: anything else names no session (and never reaches the database).
+      if (!SESSION_ID.test(sessionId) || !(await sessions.findStreamable(sessionId, actor.keyId))) {
+        return sessionNotFound(request, jsonRpcIdOf(message));
+      }
       if (request.method === 'DELETE') {
         await sessions.removeStreamable(sessionId);
         return new Response(null, { status: 200 });
       }
       // The server sends nothing unasked, so there is no stream to open (the SDK's clients expect this 405).
       if (request.method === 'GET') return notAllowed('POST, DELETE');
-      return answer(request, actor);
+      return answer(request, actor, message);
     }
-    if (request.method !== 'POST') return jsonRpcError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
-    const body: unknown = await request
-      .clone()
-      .json()
-      .catch(() => null);
-    if (!isInitializeRequest(body)) return jsonRpcError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
-    const response = await answer(request, actor);
+    const required = () =>
+      jsonRpcError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required', {
+        id: jsonRpcIdOf(message),
+        requestId: requestState(request).requestId,
+      });
+    if (request.method !== 'POST' || !isInitializeRequest(message)) return required();
+    const response = await answer(request, actor, message);
     if (response.ok) {
       const id = randomUUID();
       await sessions.openStreamable(id, actor.keyId);
@@ -113,10 +134,15 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
   async function sseMessage(request: Request, actor: Actor, url: URL): Promise<Response> {
     if (request.method !== 'POST') return notAllowed('POST');
     const sessionId = url.searchParams.get('sessionId') ?? '';
-    const location = /^[0-9a-f-]{36}$/i.test(sessionId) ? await sessions.findStream(sessionId, actor.keyId) : null;
-    if (!location) return sessionNotFound();
+    const location = SESSION_ID.test(sessionId) ? await sessions.findStream(sessionId, actor.keyId) : null;
+    if (!location) return sessionNotFound(request, jsonRpcIdOf(await postedMessage(request)));
     const posted = await readPostedMessage(request);
     if ('refusal' in posted) return posted.refusal;
+    const invalid = invalidParams(posted.message);
+    if (invalid) {
+      const requestId = requestState(request).requestId;
+      return jsonRpcError(400, ErrorCode.InvalidParams, invalid, { id: jsonRpcIdOf(posted.message), requestId });
+    }
     if ('stream' in location) {
       location.stream.transport.deliver(posted.message, authInfoFor(request, actor), Object.fromEntries(request.headers));
     } else {
@@ -157,12 +183,19 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
           );
           return;
         }
-        const response =
-          path === MCP_PATHS.streamable
-            ? await streamable(request, actor)
-            : path === MCP_PATHS.sse
-              ? await openSse(request, actor)
-              : await sseMessage(request, actor, url);
+        let response: Response;
+        try {
+          response =
+            path === MCP_PATHS.streamable
+              ? await streamable(request, actor)
+              : path === MCP_PATHS.sse
+                ? await openSse(request, actor)
+                : await sseMessage(request, actor, url);
+        } catch (error) {
+          // A bug or a database away: logged here, answered without its text (no stack, no SQL).
+          options.onError(error);
+          response = jsonRpcError(500, ErrorCode.InternalError, 'Internal error', { requestId });
+        }
         // A browser client of an allowed origin must be able to read the session headers.
         if (origin !== null) response.headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
         endResponse(response);

@@ -57,11 +57,30 @@ export type DatabaseOptions = {
   onServeError?: (error: unknown) => void;
   /** The embedded database in memory starts as this copy of one (embeddedSnapshot) instead of a new one. */
   snapshot?: Blob;
+  /** On a PostgreSQL server: how long a statement may run (statement_timeout) and how long the client waits
+   * for its answer before it drops the connection (a silent network drop). REQUEST_TIMEOUT_MS by default. */
+  statementTimeoutMs?: number;
 };
+
+/** Dead connections are found by TCP keep-alive when idle and by the answer's time-out in use; waiting for a
+ * connection (a free one, or a new one opened) is bounded by the statement time-out too, so a request during an
+ * outage gets its 503 rather than waiting past its deadline. */
+const KEEP_ALIVE_DELAY_MS = 10_000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
+      connectionTimeoutMillis: statementTimeoutMs,
+      statement_timeout: statementTimeoutMs,
+      // A little longer than the server's own limit: past it no answer is coming (the network dropped it).
+      query_timeout: statementTimeoutMs + 1_000,
+    });
     return openPool(pool, 'postgres', options.preparedStatements ?? true);
   }
   if (!options.dataDir) return openPGlite(await createPGlite('memory://', options.sharedBuffers, options.snapshot));

@@ -40,6 +40,9 @@ function fromPgQueryable(target: PgQueryable, session: SqlConnection['session'],
   };
 }
 
+/** A connection whose answer never came (pg's query_timeout) or that was cut: never handed out again. */
+const BROKEN_CONNECTION = /Query read timeout|Connection terminated/;
+
 /** `nameOf`: the namer of the database's Prisma client too, so that a name means one statement on a connection. */
 export function fromPgPool(pool: pg.Pool, nameOf?: StatementNamer): SqlConnection {
   return fromPgQueryable(
@@ -49,12 +52,17 @@ export function fromPgPool(pool: pg.Pool, nameOf?: StatementNamer): SqlConnectio
       // A connection lost mid-session fails the query in flight; without a listener it would also crash the process.
       const ignore = () => {};
       client.on('error', ignore);
+      let failure: Error | undefined;
       try {
         const connection: SqlConnection = fromPgQueryable(client, (inner) => inner(connection), nameOf);
         return await work(connection);
+      } catch (error) {
+        if (error instanceof Error && BROKEN_CONNECTION.test(error.message)) failure = error;
+        throw error;
       } finally {
         client.off('error', ignore);
-        client.release();
+        // A session that failed may hold a dead or half-read connection (a query that timed out): not reused.
+        client.release(failure);
       }
     },
     nameOf,

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   INTEGRATION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
   CONFLICT: 409,
   INVALID_TRANSITION: 409,
   CONVERSATION_CLOSED: 409,
@@ -30,7 +31,7 @@ export const ERROR_STATUS = {
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
-/** A code an error answer may carry: the domain's and the transport's own (405, 415, a malformed request). */
+/** A code an error answer may carry: the domain's and the transport's own (405, 406, 415, a malformed request). */
 export type ErrorAnswerCode = keyof typeof ERROR_STATUS;
 
 export type ErrorBody = {

@@ -1,6 +1,7 @@
 // The HTTP pipeline shared by every facade (GraphQL, REST, MCP): request ids, authentication (API keys
-// everywhere behind a key; a person's session cookie on GraphQL, the session route and media files only, with
-// its CSRF token on every write), request ids on GraphQL errors, and a JSON 404 for unknown routes.
+// everywhere behind a key; a person's session cookie on GraphQL, the session route and media files only, only
+// from this origin, with its CSRF token on every write and on every GraphQL request), request ids on GraphQL
+// errors, and a JSON 404 for unknown routes.
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { Authenticator, SessionAuthenticator } from '../auth/actor.js';
@@ -8,6 +9,7 @@ import { safeEqual } from '../crypto/tokens.js';
 import { errorResponse } from './errorResponse.js';
 import { requestState } from './requestState.js';
 import { CSRF_HEADER, sessionTokenOf } from './sessionCookie.js';
+import { crossOriginRefusal } from './crossOrigin.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -62,12 +64,22 @@ export function useAuthentication(authenticators: Authenticators, options: { gra
           }),
         );
       if (sessionToken) {
+        // A page of another origin (another port or subdomain is the same site, so the Lax cookie goes along) gets
+        // nothing done and reads nothing with the cookie, whatever the method.
+        const crossOrigin = crossOriginRefusal(request, url);
+        if (crossOrigin) {
+          const message = `A request signed in by cookie must come from this origin, not ${crossOrigin}`;
+          return endResponse(errorResponse('FORBIDDEN', message, { requestId: state.requestId }));
+        }
         const signedIn = await authenticators.sessions(sessionToken).catch(() => undefined);
         if (signedIn === undefined) return unavailable();
         if (signedIn) {
-          // Another site can make a browser send the cookie, but not this header (it would need CORS, never granted).
+          // Another site can make a browser send the cookie, but not this header (CORS never allows it). GraphQL
+          // over GET runs with it too: a read there is as much the person's as a write.
           const csrf = request.headers.get(CSRF_HEADER);
-          if (!SAFE_METHODS.has(request.method) && (!csrf || !safeEqual(csrf, signedIn.csrfToken))) {
+          const needsCsrf =
+            !SAFE_METHODS.has(request.method) || (path === '/graphql' && !(options.graphiql && isGraphiQLPage(request, path)));
+          if (needsCsrf && (!csrf || !safeEqual(csrf, signedIn.csrfToken))) {
             endResponse(
               errorResponse('FORBIDDEN', `A request signed in by cookie must carry the session's ${CSRF_HEADER} header`, {
                 requestId: state.requestId,
@@ -109,6 +121,24 @@ export function useRequestIdOnErrors(): Plugin {
         const errors = (single as { errors?: readonly { extensions: Record<string, unknown> }[] }).errors;
         for (const error of errors ?? []) error.extensions['request_id'] = requestId;
       }
+    },
+  };
+}
+
+/** GraphQL-over-HTTP's 406 (a subscription asked for as application/json, an Accept nothing here can answer) comes
+ * without a body: answered with the spec's error object, saying what to accept. */
+export function useNotAcceptableBody(): Plugin {
+  return {
+    onResponse({ request, response, setResponse }) {
+      if (response.status !== 406 || response.headers.get('content-type')) return;
+      const message =
+        'The Accept header names no form this answer comes in: a subscription answers as text/event-stream, other operations as application/json';
+      setResponse(
+        errorResponse('NOT_ACCEPTABLE', message, {
+          requestId: requestState(request).requestId,
+          headers: { 'x-request-id': requestState(request).requestId },
+        }),
+      );
     },
   };
 }

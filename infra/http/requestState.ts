@@ -8,6 +8,9 @@ type RequestState = {
   startedAt: number;
   /** Set when a session cookie authenticated the request: the token its writes carry (pages embed it). */
   csrfToken?: string;
+  /** Set by the console's /auth routes alone, for the sign-in operation they run: the client's address, which
+   * the sign-in lock-out counts. Its presence is what lets the sign-in fields run (schema/builder.ts). */
+  signInDoor?: { clientAddress: string };
 };
 
 const states = new WeakMap<Request, RequestState>();

@@ -1,6 +1,8 @@
 // One structured log line and the request metrics for every request that reaches the application.
 // The line carries the request id, workspace id and key prefix, never the key, a secret, a query string or
-// a body: fields are picked one by one rather than copied from the request.
+// a body: fields are picked one by one rather than copied from the request. A path that is itself a secret
+// (a calendar feed's token, a setup or invitation token put in a path rather than the page's fragment) is
+// logged and labelled with the token replaced.
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { requestState } from '../http/requestState.js';
@@ -11,7 +13,7 @@ export function useRequestTelemetry(logger: Logger): Plugin {
   return {
     onResponse({ request, response }) {
       const state = requestState(request);
-      const path = new URL(request.url).pathname;
+      const path = redactedPath(new URL(request.url).pathname);
       const labels = { method: request.method, route: routes.of(path), status: String(response.status) };
       const seconds = (performance.now() - state.startedAt) / 1000;
       httpRequests.inc(labels);
@@ -31,6 +33,17 @@ export function useRequestTelemetry(logger: Logger): Plugin {
       );
     },
   };
+}
+
+/** Paths whose last segment alone grants access. */
+const SECRET_PATHS: readonly [RegExp, string][] = [
+  [/^\/calendar\/[^/]+$/, '/calendar/[token]'],
+  [/^\/(setup|invite)\/.+$/, '/$1/[token]'],
+];
+
+export function redactedPath(path: string): string {
+  for (const [pattern, replacement] of SECRET_PATHS) if (pattern.test(path)) return path.replace(pattern, replacement);
+  return path;
 }
 
 /** A number, or a token of 16+ characters with a digit in it (uuids, provider ids). */

@@ -4,7 +4,9 @@
 // Streaming responses (server-sent events) only need their head in time. Work still running when the
 // deadline passes is not interrupted; its late response is discarded. The time a client takes to send its
 // body is not the service's: the deadline starts once the body has arrived, so a body that arrives too
-// slowly gets Node's one 408 (httpsOnlyServer.ts) and never a 503 before it on the same connection.
+// slowly gets Node's one 408 (httpsOnlyServer.ts) and never a 503 before it on the same connection. A request
+// without a body (a GET, a DELETE) has nothing to wait for: its deadline starts at once ('end' would never
+// fire for a body nobody reads).
 import { IncomingMessage } from 'node:http';
 import { createServerAdapter } from '@whatwg-node/server';
 import { errorResponse } from '../http/errorResponse.js';
@@ -12,6 +14,10 @@ import { newRequestId } from '../http/pipeline.js';
 import { requestState } from '../http/requestState.js';
 
 export type FetchHandler = (request: Request, context: Record<string, unknown>) => Response | Promise<Response>;
+
+function hasBody(incoming: IncomingMessage): boolean {
+  return incoming.headers['transfer-encoding'] !== undefined || Number(incoming.headers['content-length'] ?? 0) > 0;
+}
 
 export function withResponseDeadline(handler: FetchHandler, deadlineMs: number): FetchHandler {
   return (request, context) =>
@@ -35,7 +41,7 @@ export function withResponseDeadline(handler: FetchHandler, deadlineMs: number):
       };
       // The Node request under the fetch Request (@whatwg-node/server hands it over as `req`).
       const incoming = context['req'];
-      if (incoming instanceof IncomingMessage && !incoming.complete) incoming.once('end', startDeadline);
+      if (incoming instanceof IncomingMessage && hasBody(incoming) && !incoming.complete) incoming.once('end', startDeadline);
       else startDeadline();
       Promise.resolve()
         .then(() => handler(request, context))

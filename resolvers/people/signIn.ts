@@ -1,7 +1,8 @@
 // How a person gets a session: signing in with e-mail and password, the one-time setup link that creates the
 // first workspace and its owner, and accepting an invitation. Each answers the session the transport turns into
-// a cookie. Wrong e-mail and wrong password get the same answer in the same time (passwords.ts); counting
-// failed attempts is the transport's (facades/auth), which sees the client's address.
+// a cookie. Wrong e-mail and wrong password get the same answer in the same time (passwords.ts). Every attempt
+// is counted here, per account and per client address, wherever it arrived: past either limit sign-in is
+// RATE_LIMITED even with the right password (the counter: infra/limits/signInLimit.ts).
 import { z } from 'zod';
 import { randomToken, sha256Hex } from '../../infra/crypto/tokens.js';
 import type { Context, Services } from '../shared/context.js';
@@ -23,7 +24,27 @@ const INVALID_SIGN_IN = 'Invalid e-mail or password';
  * their own password: the newest matching account is signed in.
  */
 export async function signIn(ctx: Context, input: { email: string; password: string }): Promise<OpenedSession> {
+  const door = ctx.signInDoor;
+  if (!door) throw new DomainError('FORBIDDEN', SIGN_IN_DOOR_ONLY);
   const { email: address, password } = parseInput(signInInput, input);
+  const wait = await door.attempts.waitSeconds(address, door.clientAddress);
+  if (wait > 0) {
+    throw new DomainError('RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} seconds`, { retry_after: wait });
+  }
+  try {
+    const opened = await checkPassword(ctx, address, password);
+    await door.attempts.succeeded(address);
+    return opened;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'UNAUTHORIZED') await door.attempts.failed(address, door.clientAddress);
+    throw error;
+  }
+}
+
+/** What a caller outside the console's /auth routes is told when it asks for a sign-in field. */
+export const SIGN_IN_DOOR_ONLY = 'Signing in, setting up and accepting invitations happen only through the console’s /auth routes';
+
+async function checkPassword(ctx: Context, address: string, password: string): Promise<OpenedSession> {
   const candidates = await ctx.prisma.user.findMany({
     where: { email: address, status: 'active', password_hash: { not: null } },
     orderBy: { id: 'desc' },

@@ -9,6 +9,7 @@ import { DomainError, invalid, notFound } from '../shared/errors.js';
 import { parseInput, uuid } from '../shared/validation.js';
 import { hashPassword, passwordInput, verifyPassword } from './passwords.js';
 import { ROLES, type Role } from '../workspace/roles.js';
+import { announceKeyChange } from '../workspace/keyChanges.js';
 import { closeSessionsOf } from './sessions.js';
 
 type Query = { select?: object; include?: object };
@@ -104,14 +105,16 @@ async function assertAnotherOwner(ctx: Context, workspaceId: string, userId: str
   if (owners === 0) throw new DomainError('CONFLICT', 'A workspace keeps at least one owner: make someone else owner first');
 }
 
-/** Changes a person's role; their sessions and keys follow at their next request. */
+/** Changes a person's role; their sessions and keys follow at their next request, on every instance. */
 export async function updateUserRole(ctx: Context, input: { id: string; role: string }, query: Query = {}) {
   const actor = requireActor(ctx);
   const wanted = parseInput(role, input.role);
   const user = await teamMember(ctx, input.id);
   assertMayGrant(actor, wanted, user.role);
   if (user.role === 'owner' && wanted !== 'owner') await assertAnotherOwner(ctx, actor.workspaceId, user.id);
-  return ctx.prisma.user.update({ ...query, where: { id: user.id }, data: { role: wanted } });
+  const updated = await ctx.prisma.user.update({ ...query, where: { id: user.id }, data: { role: wanted } });
+  await announceKeyChange(ctx.prisma, actor.workspaceId);
+  return updated;
 }
 
 /**
@@ -125,6 +128,8 @@ export async function removeUser(ctx: Context, id: string, query: Query = {}) {
   if (user.role === 'owner') await assertAnotherOwner(ctx, actor.workspaceId, user.id);
   return ctx.prisma.$transaction(async (tx) => {
     await closeSessionsOf(tx, user.id);
+    // Told at commit: the person's keys stop on every instance at once.
+    await announceKeyChange(tx, actor.workspaceId);
     return tx.user.update({ ...query, where: { id: user.id }, data: { status: 'removed', password_hash: null } });
   });
 }

@@ -47,6 +47,8 @@ export type Services = {
   events: EventHub;
   /** Media files fetched from the provider, verified and kept by content (infra/media/mediaFiles.ts). */
   mediaFiles: MediaFiles;
+  /** Changes to what a workspace's keys may do, heard from every instance (resolvers/workspace/keyChanges.ts). */
+  keyChanges: KeyChanges;
   /** Delivery reports' status moves, applied together when they arrive together (resolvers/messaging/statusMoves.ts). */
   statusMoves: StatusMoves;
 };
@@ -56,7 +58,27 @@ export type Context = Services & {
   requestId: string;
   /** The request's Idempotency-Key, whatever transport carried it; null when absent. */
   idempotencyKey: string | null;
+  /** Set only while the console's sign-in door runs a sign-in operation: the one place the sign-in fields run
+   * (schema/people/people.ts), with who is trying and where attempts are counted (resolvers/people/signIn.ts). */
+  signInDoor?: SignInDoor;
 };
+
+/** Counts failed sign-ins per account and per client address, and says how long a locked one must wait. */
+export type SignInAttempts = {
+  /** Seconds until sign-in is allowed again for this account from this address; 0 when it is allowed now. */
+  waitSeconds(account: string, address: string): Promise<number>;
+  failed(account: string, address: string): Promise<void>;
+  succeeded(account: string): Promise<void>;
+};
+
+/** Changes to what a workspace's keys may do, as every instance hears them (resolvers/workspace/keyChanges.ts). */
+export type KeyChanges = {
+  /** Calls `listener` with the workspace whose keys changed, or null for "any". */
+  subscribe(listener: (workspaceId: string | null) => void): void;
+  close(): Promise<void>;
+};
+
+export type SignInDoor = { clientAddress: string; attempts: SignInAttempts };
 
 export function requireActor(ctx: Context): Actor {
   if (!ctx.actor) throw new DomainError('UNAUTHORIZED', 'Unauthorized');

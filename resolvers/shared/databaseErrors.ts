@@ -61,8 +61,11 @@ const UNREACHABLE_SOCKET_CODES = new Set([
   '08001',
   '08003',
   '08006',
+  // statement_timeout: the statement outlived the response deadline (infra/db/database.ts).
+  '57014',
 ]);
-const UNREACHABLE_MESSAGES = /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/;
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout/;
 
 /**
  * The database could not be reached or dropped the connection: the request may succeed when it is back, so it

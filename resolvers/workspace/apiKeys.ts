@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import { randomToken, safeEqual, sha256Hex } from '../../infra/crypto/tokens.js';
 import { KEY_SCOPES, type KeyScope } from './scopes.js';
+import { announceKeyChange } from './keyChanges.js';
 import { keyScopesWithin, roleKeyScopes } from './roles.js';
 import type { Actor, Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
@@ -89,7 +90,9 @@ export async function revokeApiKey(prisma: PrismaClient, workspaceId: string, ke
   const id = parseInput(uuid, keyId);
   const existing = await prisma.apiKey.findFirst({ where: { id, company_id: workspaceId }, select: { id: true } });
   if (!existing) throw notFound('API key');
-  return prisma.apiKey.update({ where: { id }, data: { revoked_at: new Date() }, select: summarySelect });
+  const revoked = await prisma.apiKey.update({ where: { id }, data: { revoked_at: new Date() }, select: summarySelect });
+  await announceKeyChange(prisma, workspaceId);
+  return revoked;
 }
 
 /** A key's caller and when its use was last recorded, as the authentication cache keeps them. */
@@ -173,5 +176,7 @@ export async function revokeWorkspaceKey(ctx: Context, keyId: string, query: { s
   const { id } = parseInput(z.object({ id: uuid }), { id: keyId });
   const existing = await ctx.prisma.apiKey.findFirst({ where: { id, company_id: workspaceId }, select: { revoked_at: true } });
   if (!existing) throw notFound('API key');
-  return ctx.prisma.apiKey.update({ ...query, where: { id }, data: { revoked_at: existing.revoked_at ?? new Date() } });
+  const revoked = await ctx.prisma.apiKey.update({ ...query, where: { id }, data: { revoked_at: existing.revoked_at ?? new Date() } });
+  await announceKeyChange(ctx.prisma, workspaceId);
+  return revoked;
 }

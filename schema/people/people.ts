@@ -111,8 +111,11 @@ const ApiKeyCreated = builder.objectRef<Awaited<ReturnType<typeof createKeyAsPer
   }),
 });
 
-/** Reachable without a scope: public sign-in fields, and fields every caller may use on themselves (each checks who asks). */
+/** Reachable without a scope: fields every caller may use on themselves (each checks who asks). */
 const session = { public: true } as const;
+/** Sign-in fields: run only by the console's /auth routes, never by a /graphql, REST or MCP request, with a key or
+ * a cookie, so every guess passes the lock-out and a request holds one (facades/auth/routes.ts). */
+const signInDoor = { signInDoor: true } as const;
 
 builder.queryFields((t) => ({
   setupRequired: t.boolean({
@@ -143,14 +146,15 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   signIn: t.field({
     type: Session,
-    description: 'Public: opens a session for an e-mail and password. A wrong e-mail or password is UNAUTHORIZED, alike.',
-    authScopes: session,
+    description:
+      'The console’s /auth routes only: opens a session for an e-mail and password. A wrong e-mail or password is UNAUTHORIZED, alike.',
+    authScopes: signInDoor,
     args: { email: t.arg.string({ required: true, ...EMAIL }), password: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => signIn(ctx, args),
   }),
   signOut: t.boolean({
-    description: 'Public: ends the session whose cookie token this is; an ended or unknown one changes nothing.',
-    authScopes: session,
+    description: 'The console’s /auth routes only: ends the session whose cookie token this is; an ended or unknown one changes nothing.',
+    authScopes: signInDoor,
     args: { token: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       await closeSession(ctx.prisma, args.token);
@@ -160,8 +164,8 @@ builder.mutationFields((t) => ({
   setUp: t.field({
     type: Session,
     description:
-      'Public: with the one-time link `npm start` prints while no workspace exists, creates the workspace, its owner and a session.',
-    authScopes: session,
+      'The console’s /auth routes only: with the one-time link `npm start` prints while no workspace exists, creates the workspace, its owner and a session.',
+    authScopes: signInDoor,
     args: {
       token: t.arg.string({ required: true }),
       workspace_name: t.arg.string({ required: true }),
@@ -173,8 +177,9 @@ builder.mutationFields((t) => ({
   }),
   invitationAccept: t.field({
     type: Session,
-    description: "Public: joins the workspace with an invitation link's token, with the invitation's role, and signs in.",
-    authScopes: session,
+    description:
+      "The console’s /auth routes only: joins the workspace with an invitation link's token, with the invitation's role, and signs in.",
+    authScopes: signInDoor,
     args: {
       token: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),

@@ -376,7 +376,10 @@ describe('the route table', () => {
         useRequestId(),
         gateway.plugin,
         useAuthentication(
-          { keys: createApiKeyAuthenticator(h.services.prisma, { ttlMs: 0 }), sessions: createSessionAuthenticator(h.services.prisma) },
+          {
+            keys: createApiKeyAuthenticator(h.services.prisma, { ttlMs: 0, changes: h.services.keyChanges }),
+            sessions: createSessionAuthenticator(h.services.prisma),
+          },
           { graphiql: false },
         ),
         useRestFacade({

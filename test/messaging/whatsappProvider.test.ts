@@ -8,6 +8,8 @@ import { graphError } from '../../adapters/providers/whatsappErrors.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import { SANDBOX_TEMPLATES } from '../../adapters/providers/sandboxCatalog.js';
 import type { ProviderIntegration } from '../../adapters/providers/types.js';
+import { createOutboundClient } from '../../infra/net/outbound.js';
+import { createTargetGuard } from '../../infra/net/targetGuard.js';
 
 describe('the whatsapp provider adapter', async () => {
   const graph = await startFakeGraph();
@@ -22,8 +24,10 @@ describe('the whatsapp provider adapter', async () => {
     businessAccountId: account.businessAccountId,
     accessToken: account.accessToken,
   };
+  const http = createOutboundClient({ guard: createTargetGuard({ allowedHosts: ['127.0.0.1'] }), userAgent: 'test' });
+  afterAll(() => http.close());
   const adapter = (overrides: Partial<ProviderIntegration> = {}, baseUrl = graph.url) =>
-    createWhatsAppProvider({ ...integration, ...overrides }, { baseUrl, timeoutMs: 5_000, mediaTimeoutMs: 5_000 });
+    createWhatsAppProvider({ ...integration, ...overrides }, { baseUrl, timeoutMs: 5_000, mediaTimeoutMs: 5_000, outbound: http });
 
   async function failure(promise: Promise<unknown>): Promise<ProviderError> {
     const error = await promise.then(

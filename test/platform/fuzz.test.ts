@@ -2,7 +2,9 @@
 // operation, path, query and body parameter, with values of the documented shape or hostile ones: NUL bytes, lone
 // surrogates, years outside 1–9999, huge numbers, 3,000-level JSON, wrong types, wrong content types) and GraphQL
 // operations generated from the schema (every root field with hostile variables). No answer may be a 5xx; every
-// REST answer must be what the document says, error bodies included; every GraphQL error carries a code.
+// REST answer must be what the document says, error bodies included; every GraphQL error carries a code. MCP
+// session ids of any form are a JSON-RPC 400/404 with the message's id, never a 5xx; aliased and batched sign-in
+// operations on /graphql are refused 4xx with no token.
 // FUZZ_RUNS sets the number of generated requests (CI: 2,000 per surface with a fixed seed; `npm run fuzz`:
 // 20,000 with a random one, printed to replay with FUZZ_SEED).
 import fc from 'fast-check';
@@ -286,6 +288,61 @@ describe(`fuzzing (${RUNS} requests per surface, seed ${SEED})`, { timeout: 600_
         expect(JSON.stringify(body)).not.toContain('"INTERNAL"');
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+});
+
+describe(`fuzzing the doors (${Math.ceil(RUNS / 10)} requests each, seed ${SEED})`, { timeout: 600_000 }, () => {
+  it('answers any MCP session id with a JSON-RPC 4xx carrying the message id, never a 5xx', async () => {
+    const sessionId = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 80 }).filter((text) => /^[\x21-\x7e]+$/.test(text)),
+      fc.uuid(),
+      fc.constantFrom("' OR 1=1 --", '00000000-0000-0000-0000-000000000000', 'x'.repeat(500), '%00', '../../etc/passwd'),
+    );
+    await fc.assert(
+      fc.asyncProperty(sessionId, fc.constantFrom('POST', 'DELETE', 'GET'), fc.integer({ min: 1, max: 1e6 }), async (id, method, rpcId) => {
+        const response = await h.fetch('/mcp', {
+          method,
+          key,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id },
+          ...(method === 'POST' ? { body: JSON.stringify({ jsonrpc: '2.0', id: rpcId, method: 'tools/list', params: {} }) } : {}),
+        });
+        const text = await response.text();
+        expect([400, 404], `${method} ${id}: ${text.slice(0, 200)}`).toContain(response.status);
+        const body = JSON.parse(text) as { error: { code: number; data?: { request_id?: string } }; id: unknown };
+        expect(body.error.code).toBeLessThan(0);
+        expect(body.error.data?.request_id).toBe(response.headers.get('x-request-id'));
+        if (method === 'POST') expect(body.id).toBe(rpcId);
+        expect(text).not.toMatch(/at file:|invalid input syntax/);
+      }),
+      { numRuns: Math.ceil(RUNS / 10), seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it('refuses aliased and batched sign-in operations on /graphql with a 4xx and no token', async () => {
+    const field = fc.constantFrom(
+      'signIn(email: "owner@example.com", password: "guess") { token }',
+      'setUp(token: "t", workspace_name: "W", name: "N", email: "a@example.com", password: "0123456789") { token }',
+      'invitationAccept(token: "t", name: "N", password: "0123456789") { token }',
+      'signOut(token: "t")',
+    );
+    const operation = fc
+      .array(field, { minLength: 1, maxLength: 20 })
+      .map((fields) => `mutation { ${fields.map((text, index) => `a${index}: ${text}`).join(' ')} }`);
+    await fc.assert(
+      fc.asyncProperty(operation, fc.boolean(), async (query, batched) => {
+        const response = await h.fetch('/graphql', {
+          method: 'POST',
+          key,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(batched ? [{ query }, { query }] : { query }),
+        });
+        const text = await response.text();
+        expect(response.status, text.slice(0, 200)).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        expect(text).not.toMatch(/"token"\s*:\s*"/);
+      }),
+      { numRuns: Math.ceil(RUNS / 10), seed: SEED, endOnFailure: true },
     );
   });
 });

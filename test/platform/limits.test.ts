@@ -96,7 +96,9 @@ describe('GraphQL depth and cost limits', () => {
         body: JSON.stringify({ query }),
       });
     expect(await (await ask('{ health { status } }')).json()).toEqual({ data: { health: { status: 'ok' } } });
-    const body = await (await ask('{ conversations { data { customer { name } } } }')).json();
+    const refused = await ask('{ conversations { data { customer { name } } } }');
+    expect(refused.status).toBe(400);
+    const body = await refused.json();
     expect(body.data).toBeUndefined();
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0].message).toBe('Query depth limit of 2 exceeded, found 4.');
@@ -106,6 +108,8 @@ describe('GraphQL depth and cost limits', () => {
   it('refuses a document costlier than GRAPHQL_MAX_COST (default 1000) with VALIDATION_ERROR', async () => {
     const fields = Array.from({ length: 150 }, (_, index) => `a${index}: conversations { data { id status } }`).join(' ');
     const response = await postGraphQL(JSON.stringify({ query: `{ ${fields} }` }));
+    // The README's 4xx, for application/json clients too (GraphQL-over-HTTP would answer them 200).
+    expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.data).toBeUndefined();
     expect(body.errors[0].message).toMatch(/^Query Cost limit of 1000 exceeded, found \d+\.$/);

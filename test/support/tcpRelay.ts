@@ -1,13 +1,17 @@
 // A TCP relay owned by a test, between a server process and PostgreSQL or Redis: cutting it is a real outage
 // for the server (open connections reset, new ones refused) without touching the machine's services, and
-// restoring it on the same port is the service coming back.
+// restoring it on the same port is the service coming back. Stalling it is a silent network drop: every
+// connection stays open and nothing gets through, until it resumes.
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll } from 'vitest';
 
-export type Relay = { port: number; cut(): Promise<void>; restore(): Promise<void> };
+export type Relay = { port: number; cut(): Promise<void>; restore(): Promise<void>; stall(): void; resume(): void };
 
 export async function startRelay(target: { host: string; port: number }): Promise<Relay> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
+  let stalled = false;
+  const forward = ([client, upstream]: [Socket, Socket]) => client.pipe(upstream).pipe(client);
   const relay: Server = createServer((client) => {
     const upstream = connect(target.port, target.host);
     for (const socket of [client, upstream]) {
@@ -18,7 +22,10 @@ export async function startRelay(target: { host: string; port: number }): Promis
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => pairs.delete(pair));
+    if (!stalled) forward(pair);
   });
   const listen = (port: number) => new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
   await listen(0);
@@ -35,6 +42,19 @@ export async function startRelay(target: { host: string; port: number }): Promis
         for (const socket of sockets) socket.destroy();
       }),
     restore: () => listen(port),
+    stall() {
+      stalled = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    resume() {
+      stalled = false;
+      for (const pair of pairs) forward(pair);
+    },
   };
 }
 

@@ -26,6 +26,7 @@ import {
   type ClaimedRun,
 } from '../../resolvers/agent/runs.js';
 import { createChatClient } from '../../adapters/agent/chatClient.js';
+import { createOutboundClient } from '../../infra/net/outbound.js';
 import { knowledgeAgent } from '../../adapters/agent/knowledgeAgent.js';
 import { llmAgent } from '../../adapters/agent/llmAgent.js';
 import { PERSON_WORDS } from '../../adapters/agent/phrases.js';
@@ -59,6 +60,8 @@ export function mentionsKeyword(body: string, keywords: readonly string[]): stri
 
 export function createAgentRunner(services: Services, runOperation: RunOperation, options: AgentWorkerOptions, logger: Logger) {
   const { prisma } = services;
+  // The saved model URL is judged again at every call, where it connects: by the guard its host was saved under.
+  const modelHttp = createOutboundClient({ guard: services.webhookTargets, userAgent: `MessagingCRM-Agent/${services.version}` });
 
   async function agentFor(run: ClaimedRun, settings: AgentSettings, seen: AgentConversation): Promise<ConversationAgent | HandOffReason> {
     if (settings.kind !== 'llm' || !settings.llm_base_url || !settings.llm_model) {
@@ -69,6 +72,7 @@ export function createAgentRunner(services: Services, runOperation: RunOperation
     const tokensLeft = settings.daily_tokens - used.tokens;
     if (callsLeft <= 0 || tokensLeft <= 0) return 'budget';
     const client = createChatClient(
+      modelHttp,
       {
         baseUrl: settings.llm_base_url,
         model: settings.llm_model,

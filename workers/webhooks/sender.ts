@@ -1,16 +1,17 @@
-// One HTTP attempt of a webhook delivery: POST the event body bytes, signed, to the receiver, through an
-// https Agent whose DNS lookup is the SSRF guard (so the guard judges the address actually connected) and
-// which trusts the system CAs plus any extra CA certificates configured (WEBHOOK_CA_FILE).
+// One HTTP attempt of a webhook delivery: POST the event body bytes, signed, to the receiver, through the one
+// guarded outbound client (infra/net/outbound.ts: the SSRF guard judges the address actually connected, no
+// redirect is followed), trusting the system CAs plus any extra CA certificates configured (WEBHOOK_CA_FILE).
 // The attempt ends with the receiver's status, a time-out, or a network/TLS/guard error, named by a reason
 // that labels the failure metric; it never throws.
 import { createHmac } from 'node:crypto';
-import https from 'node:https';
-import { createSecureContext, rootCertificates } from 'node:tls';
 import type { TargetGuard } from '../../infra/net/targetGuard.js';
+import { createOutboundClient, outboundFailure } from '../../infra/net/outbound.js';
 
 export const SIGNATURE_HEADER = 'x-service-signature';
 export const DELIVERY_ID_HEADER = 'x-service-delivery-id';
 const RESPONSE_EXCERPT_BYTES = 1024;
+/** The answer is read for its excerpt only; a longer one is cut. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export type AttemptRequest = { url: string; body: string; secret: string; deliveryId: string };
 
@@ -47,104 +48,88 @@ export function signature(secret: string, body: Buffer): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ETARGETREFUSED') return `refused: ${error.message}`;
-    return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
-  }
-  return String(error);
-}
-
-/** OpenSSL's certificate verdicts and Node's TLS errors, as error codes. */
-const TLS_ERROR_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
-
-function reasonOf(error: unknown): FailureReason {
-  const code = error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? '') : '';
-  if (code === 'ETARGETREFUSED') return 'refused';
-  return TLS_ERROR_CODE.test(code) ? 'tls' : 'network';
-}
-
 /** PostgreSQL text cannot hold NUL; the excerpt is for people, so it is made printable. */
-function excerpt(chunks: Buffer[]): string {
-  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', '');
+function excerpt(bytes: Uint8Array): string {
+  return Buffer.from(bytes).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', '');
+}
+
+/** The first bytes of the receiver's answer; a body that stalls or breaks after them is not waited for. */
+async function firstBytes(response: Response): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = response.body?.getReader();
+  try {
+    while (reader && length < RESPONSE_EXCERPT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.byteLength;
+    }
+  } catch {
+    // The status decided the outcome; what arrived of the body is kept.
+  } finally {
+    await reader?.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks);
 }
 
 export function createSender(options: SenderOptions): Sender {
-  const agent = new https.Agent({
-    keepAlive: true,
-    lookup: options.guard.lookup,
-    // One secure context for every connection: passing `ca` instead would parse every root certificate
-    // again on each TLS handshake.
-    ...(options.extraCa?.length ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...options.extraCa] }) } : {}),
-  });
+  const client = createOutboundClient({ guard: options.guard, userAgent: options.userAgent, extraCa: options.extraCa });
 
-  function send(request: AttemptRequest): Promise<AttemptResult> {
+  async function send(request: AttemptRequest): Promise<AttemptResult> {
     const started_at = new Date();
     const startedMs = performance.now();
     const bytes = Buffer.from(request.body, 'utf8');
-    return new Promise((resolve) => {
-      let settled = false;
-      let status_code: number | null = null;
-      const received: Buffer[] = [];
-      let receivedBytes = 0;
-      let timer: NodeJS.Timeout | undefined;
-
-      /** Settles the attempt: with the receiver's answer if one came, else with why it did not. */
-      const finish = (error: string | null, reason: FailureReason) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        const answered = status_code !== null;
-        const succeeded = answered && status_code! >= 200 && status_code! < 300;
-        resolve({
-          started_at,
-          duration_ms: Math.round(performance.now() - startedMs),
-          succeeded,
-          status_code,
-          error: answered ? null : error,
-          failure: succeeded ? null : answered ? 'status' : reason,
-          response_body: answered ? excerpt(received) : null,
-        });
+    const took = () => Math.round(performance.now() - startedMs);
+    // Only https: the guard lets plain http through to allowed hosts for other callers, never for deliveries.
+    if (new URL(request.url).protocol !== 'https:') {
+      return {
+        started_at,
+        duration_ms: took(),
+        succeeded: false,
+        status_code: null,
+        error: 'refused: not an https URL',
+        failure: 'refused',
+        response_body: null,
       };
-
-      const url = new URL(request.url);
-      const literal = options.guard.literalRefusal(url.hostname);
-      // Checked again here: a literal IP host skips DNS, so the Agent's guarded lookup would not see it.
-      if (url.protocol !== 'https:' || literal) {
-        finish(url.protocol !== 'https:' ? 'refused: not an https URL' : `refused: ${literal}`, 'refused');
-        return;
-      }
-
-      const outgoing = https.request(url, {
+    }
+    try {
+      const response = await client.request(request.url, {
         method: 'POST',
-        agent,
         headers: {
           'content-type': 'application/json',
-          'content-length': String(bytes.length),
-          'user-agent': options.userAgent,
           [SIGNATURE_HEADER]: signature(request.secret, bytes),
           [DELIVERY_ID_HEADER]: request.deliveryId,
         },
+        body: bytes,
+        timeoutMs: options.timeoutMs,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
       });
-      // The outcome is decided by the status; a receiver that then stalls its body is cut off at the deadline.
-      timer = setTimeout(() => {
-        outgoing.destroy();
-        finish(`timed out after ${options.timeoutMs} ms`, 'timeout');
-      }, options.timeoutMs);
-      outgoing.on('response', (response) => {
-        status_code = response.statusCode ?? null;
-        response.on('data', (chunk: Buffer) => {
-          if (receivedBytes < RESPONSE_EXCERPT_BYTES) received.push(chunk);
-          receivedBytes += chunk.length;
-        });
-        response.on('end', () => finish(null, 'status'));
-        response.on('error', (error) => finish(describe(error), reasonOf(error)));
-      });
-      outgoing.on('error', (error) => finish(describe(error), reasonOf(error)));
-      outgoing.end(bytes);
-    });
+      const succeeded = response.status >= 200 && response.status < 300;
+      const body = excerpt(await firstBytes(response));
+      return {
+        started_at,
+        duration_ms: took(),
+        succeeded,
+        status_code: response.status,
+        error: null,
+        failure: succeeded ? null : 'status',
+        response_body: body,
+      };
+    } catch (error) {
+      const failure = outboundFailure(error);
+      const reason: FailureReason = failure.reason === 'too_large' ? 'network' : failure.reason;
+      return {
+        started_at,
+        duration_ms: took(),
+        succeeded: false,
+        status_code: null,
+        error: failure.message,
+        failure: reason,
+        response_body: null,
+      };
+    }
   }
 
-  return { send, close: () => agent.destroy() };
+  return { send, close: () => client.close() };
 }

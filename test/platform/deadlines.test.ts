@@ -1,0 +1,63 @@
+// Deadlines for every request (issue 34 point 4): a GET or a DELETE without a body gets its 503 at the response
+// deadline like a request with a body (the deadline no longer waits for a body's end that never comes); on
+// PostgreSQL, a silent network drop (a relay that stops forwarding and closes nothing) fails a query at the
+// statement time-out with an error answered 503, and the database is used again once the network is back.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { nodeListener, withResponseDeadline } from '../../infra/transport/responseDeadline.js';
+import { openDatabase } from '../../infra/db/database.js';
+import { databaseUnavailable } from '../../resolvers/shared/databaseErrors.js';
+import { startRelay } from '../support/tcpRelay.js';
+
+describe('the response deadline over a real socket', () => {
+  it.each(['GET', 'DELETE', 'HEAD'])('answers a %s without a body 503 at the deadline', async (method) => {
+    const neverAnswers = () => new Promise<Response>(() => undefined);
+    const server = createServer(nodeListener(withResponseDeadline(neverAnswers, 300)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/contacts`, { method });
+    expect(response.status).toBe(503);
+    if (method !== 'HEAD') expect((await response.json()).error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(performance.now() - started).toBeLessThan(3_000);
+    server.closeAllConnections();
+  });
+});
+
+const databaseUrl = process.env['TEST_DATABASE_URL'];
+
+describe.skipIf(!databaseUrl)('a silent network drop between the service and PostgreSQL', { timeout: 60_000 }, () => {
+  it('fails the query in flight as unavailable at the statement time-out, and works again once the network is back', async () => {
+    const target = new URL(databaseUrl!);
+    const relay = await startRelay({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaRelay = new URL(databaseUrl!);
+    viaRelay.host = `127.0.0.1:${relay.port}`;
+    const db = await openDatabase({ url: viaRelay.toString(), poolSize: 2, statementTimeoutMs: 1_000 });
+    afterAll(() => db.close());
+    expect(await db.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+
+    relay.stall();
+    const started = performance.now();
+    const failure = await db.prisma.$queryRaw`SELECT 1 AS one`.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(databaseUnavailable(failure), String(failure)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(8_000);
+
+    relay.resume();
+    const back = performance.now();
+    await expect
+      .poll(
+        async () =>
+          db.prisma.$queryRaw`SELECT 1 AS one`.then(
+            () => 'answered',
+            () => 'failed',
+          ),
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe('answered');
+    expect(performance.now() - back).toBeLessThan(10_000);
+  });
+});
