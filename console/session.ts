@@ -65,9 +65,18 @@ async function post(path: string, body: unknown): Promise<unknown> {
 }
 
 /** Sign-in, setup and invitation acceptance all answer the new session. */
-export async function openSession(path: '/auth/sign-in' | '/auth/setup' | '/auth/invitations/accept', body: unknown): Promise<void> {
-  session.value = (await post(path, body)) as Session;
+/** What /auth/setup adds to the session, this once: the sandbox integration it created and its app secret. */
+export type NewIntegration = { integration_id: string; app_secret: string };
+
+export async function openSession(
+  path: '/auth/sign-in' | '/auth/setup' | '/auth/invitations/accept',
+  body: unknown,
+): Promise<NewIntegration | null> {
+  const opened = (await post(path, body)) as Session & { new_integration?: NewIntegration };
+  const { new_integration: newIntegration, ...signedIn } = opened;
+  session.value = signedIn;
   setupRequired.value = false;
+  return newIntegration ?? null;
 }
 
 export async function signOut(): Promise<void> {

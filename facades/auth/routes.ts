@@ -12,7 +12,7 @@ import { crossOriginRefusal } from '../../infra/http/crossOrigin.js';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../../infra/http/sessionCookie.js';
 import { executionFailure, failureResponse } from '../core/executionFailure.js';
 import type { Gateway } from '../core/gateway.js';
-import type { SessionPartsFragment, SetupRequiredQuery, ViewerQuery } from '../core/operations.generated.js';
+import type { SessionPartsFragment, SetUpMutation, SetupRequiredQuery, ViewerQuery } from '../core/operations.generated.js';
 
 export const AUTH_PATH_PREFIX = '/auth/';
 
@@ -37,6 +37,9 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
 }
+
+/** A session as the signing operations answer it; only SetUp adds the sandbox integration's secret, shown once. */
+type OpenedSession = SessionPartsFragment & Partial<Pick<SetUpMutation['setUp'] & object, 'new_integration'>>;
 
 /** What the console may know of a session: never its token. */
 function publicSession(session: SessionPartsFragment) {
@@ -103,8 +106,9 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
       const wait = failure.code === 'RATE_LIMITED' ? failure.details?.['retry_after'] : undefined;
       return failureResponse(failure, requestId, typeof wait === 'number' ? { 'retry-after': String(wait) } : undefined);
     }
-    const opened = (result.data as Record<string, SessionPartsFragment>)[route.field] as SessionPartsFragment;
-    return json(route.status, publicSession(opened), { 'set-cookie': sessionCookie(opened.token, new Date(String(opened.expires_at))) });
+    const opened = (result.data as Record<string, OpenedSession>)[route.field] as OpenedSession;
+    const answer = opened.new_integration ? { ...publicSession(opened), new_integration: opened.new_integration } : publicSession(opened);
+    return json(route.status, answer, { 'set-cookie': sessionCookie(opened.token, new Date(String(opened.expires_at))) });
   }
 
   async function signOut(request: Request, requestId: string, serverContext: unknown): Promise<Response> {

@@ -751,7 +751,7 @@ export type SetUpMutationVariables = Exact<{
 }>;
 
 
-export type SetUpMutation = { setUp: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
+export type SetUpMutation = { setUp: { token: string, csrf_token: string, expires_at: string, scopes: Array<string>, new_integration: { integration_id: string, app_secret: string } | null, user: { id: string, name: string | null, email: string, role: string | null }, workspace: { id: string, name: string } } | null };
 
 export type InvitationAcceptMutationVariables = Exact<{
   token: string;

@@ -83,10 +83,13 @@ const setUpInput = z.object({
 /** Serialises set-ups: two people racing with two printed links still make one first workspace. */
 const SETUP_LOCK = 7_310_512;
 
+/** The first session, with the sandbox integration's app secret: answered this once, as a created key is. */
+export type SetUpSession = OpenedSession & { new_integration: { integration_id: string; app_secret: string } };
+
 export async function setUp(
   ctx: Context,
   input: { token: string; workspace_name: string; name: string; email: string; password: string },
-): Promise<OpenedSession> {
+): Promise<SetUpSession> {
   const values = parseInput(setUpInput, input);
   const passwordHash = await hashPassword(values.password);
   return ctx.prisma.$transaction(async (tx) => {
@@ -105,7 +108,8 @@ export async function setUp(
       { name: values.workspace_name, email: values.email, userName: values.name, passwordHash },
       { withKey: false },
     );
-    return openSession(tx, { id: created.user_id, company_id: created.workspace_id });
+    const session = await openSession(tx, { id: created.user_id, company_id: created.workspace_id });
+    return { ...session, new_integration: { integration_id: created.integration_id, app_secret: created.app_secret } };
   });
 }
 

@@ -17,6 +17,7 @@ import { createKeyAsPerson, listWorkspaceKeys, revokeWorkspaceKey } from '../../
 import { ROLES, sessionScopes } from '../../resolvers/workspace/roles.js';
 import { KEY_SCOPES } from '../../resolvers/workspace/scopes.js';
 import { EMAIL, URI } from '../shared/jsonSchemaHints.js';
+import { IntegrationSecret } from '../workspace/integrations.js';
 
 const Workspace = builder.prismaObject('Workspace', {
   description: 'The workspace (company) the caller belongs to.',
@@ -28,7 +29,7 @@ const Workspace = builder.prismaObject('Workspace', {
   }),
 });
 
-type SignedIn = Awaited<ReturnType<typeof signIn>>;
+type SignedIn = Awaited<ReturnType<typeof signIn>> & Partial<Pick<Awaited<ReturnType<typeof setUp>>, 'new_integration'>>;
 
 const Session = builder.objectRef<SignedIn>('Session').implement({
   description: 'A signed-in browser session. The facade puts `token` in an HttpOnly cookie; scripts never see it.',
@@ -45,6 +46,12 @@ const Session = builder.objectRef<SignedIn>('Session').implement({
     workspace: t.prismaField({
       type: Workspace,
       resolve: (query, parent, _args, ctx) => ctx.prisma.workspace.findUniqueOrThrow({ ...query, where: { id: parent.workspace_id } }),
+    }),
+    new_integration: t.field({
+      type: IntegrationSecret,
+      nullable: true,
+      description: "Only on the first run's setUp: the sandbox integration it created, with its app secret, answered this once.",
+      resolve: (parent) => parent.new_integration ?? null,
     }),
     scopes: t.stringList({
       description: 'What the person may do: their role’s key scopes, plus keys, team and integrations for owners and admins.',

@@ -48,14 +48,14 @@ builder.queryField('integrations', (t) =>
   }),
 );
 
-const RotatedSecret = builder.objectRef<{ integration_id: string; app_secret: string }>('IntegrationSecret').implement({
+export const IntegrationSecret = builder.objectRef<{ integration_id: string; app_secret: string }>('IntegrationSecret').implement({
   description: 'An app secret, shown this once: give it to whatever signs the deliveries (the sandbox form does it itself).',
   fields: (t) => ({ integration_id: t.exposeID('integration_id'), app_secret: t.exposeString('app_secret') }),
 });
 
 builder.mutationFields((t) => ({
   integrationRotateSecret: t.field({
-    type: RotatedSecret,
+    type: IntegrationSecret,
     description:
       "A new app secret, answered once: generated for the sandbox; for WhatsApp, the one Meta shows after its reset in the app's settings.",
     authScopes: scope,

@@ -43,6 +43,9 @@ describe('first run in the browser', { timeout: 180_000 }, () => {
     await page.getByLabel('Your e-mail').fill('olga@acme.example');
     await page.getByLabel('Password').fill('a long first password');
     await page.getByRole('button', { name: 'Create the workspace' }).click();
+    // The sandbox's app secret is shown once, before the console goes on.
+    expect(await page.getByTestId('secret').innerText()).toMatch(/^[\w-]{32,}$/);
+    await page.getByRole('button', { name: 'Continue to API keys' }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(new URL(page.url()).hash).toBe('');
 

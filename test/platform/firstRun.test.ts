@@ -1,10 +1,12 @@
 // The first run, as a new user meets it: `npm start` on an empty database prints a one-time setup link at every
 // start until it is used; the link's page (its /auth/setup call) creates the workspace and its owner and signs
-// in; the owner creates a key in the console's GraphQL and it works on REST. Real server processes over HTTPS.
+// in, answering the sandbox integration's app secret once (it signs a test message the callback accepts); the
+// owner creates a key in the console's GraphQL and it works on REST. Real server processes over HTTPS.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { httpsFetch, startServer, tempDir, type ServerProcess } from '../support/server.js';
 import { emptyDatabaseEnv } from '../support/freshDatabase.js';
+import { hubSignature, inboundPayload } from '../support/whatsappPayloads.js';
 
 const dataDir = tempDir('first-run');
 const env = await emptyDatabaseEnv();
@@ -61,6 +63,34 @@ describe('first run in the browser', { timeout: 180_000 }, () => {
     const owner = JSON.parse(setUp.body);
     expect(owner).toMatchObject({ user: { name: 'Olga Owner', email: 'olga@acme.example', role: 'owner' }, workspace: { name: 'Acme' } });
     const cookie = String(setUp.headers['set-cookie']).split(';')[0]!;
+
+    // The sandbox integration's app secret is answered this once, and signs a test message the callback accepts.
+    const { integration_id: integrationId, app_secret: appSecret } = owner.new_integration as {
+      integration_id: string;
+      app_secret: string;
+    };
+    expect(appSecret).toMatch(/^[\w-]{32,}$/);
+    const listed = await post(
+      second,
+      '/graphql',
+      { query: '{ integrations { id phone_number_id } }' },
+      { cookie, 'x-csrf-token': owner.csrf_token },
+    );
+    const [sandbox] = JSON.parse(listed.body).data.integrations as { id: string; phone_number_id: string }[];
+    expect(sandbox!.id).toBe(integrationId);
+    const inbound = JSON.stringify(inboundPayload(sandbox!.phone_number_id, { from: '15550001111', text: 'Hello from setup' }));
+    const deliver = (secret: string) =>
+      httpsFetch(second.port, '/webhooks/whatsapp', {
+        caFile,
+        host: 'localhost',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': hubSignature(inbound, secret) },
+        body: inbound,
+      });
+    expect((await deliver('0'.repeat(64))).status).toBe(401);
+    expect((await deliver(appSecret)).status).toBe(200);
+    const later = await httpsFetch(second.port, '/auth/session', { caFile, host: 'localhost', headers: { cookie } });
+    expect(JSON.parse(later.body)).not.toHaveProperty('new_integration');
 
     const created = await post(
       second,

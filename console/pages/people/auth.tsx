@@ -2,8 +2,8 @@
 // arrive in the URL fragment, which never reaches a server log or a Referer header.
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { openSession } from '../../session.js';
-import { Button, ErrorNote, Field, formValues } from '../../ui.js';
+import { openSession, type NewIntegration } from '../../session.js';
+import { Button, ErrorNote, Field, ShownOnce, formValues } from '../../ui.js';
 
 function tokenFromFragment(): string {
   return decodeURIComponent(window.location.hash.slice(1));
@@ -12,22 +12,28 @@ function tokenFromFragment(): string {
 function useSubmit(path: '/auth/sign-in' | '/auth/setup' | '/auth/invitations/accept', after: string) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [newIntegration, setNewIntegration] = useState<NewIntegration | null>(null);
   const { route } = useLocation();
+  const proceed = () => {
+    history.replaceState(null, '', after);
+    route(after, true);
+  };
   const submit = async (event: Event, body: Record<string, string>) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await openSession(path, body);
-      history.replaceState(null, '', after);
-      route(after, true);
+      const created = await openSession(path, body);
+      // The setup's sandbox secret is shown before leaving the page: it is never answered again.
+      if (created) setNewIntegration(created);
+      else proceed();
     } catch (failure) {
       setError(failure);
     } finally {
       setBusy(false);
     }
   };
-  return { busy, error, submit };
+  return { busy, error, submit, newIntegration, proceed };
 }
 
 function values(event: Event): Record<string, string> {
@@ -52,12 +58,23 @@ export function SignInPage() {
 }
 
 export function SetupPage() {
-  const { busy, error, submit } = useSubmit('/auth/setup', '/settings/api-keys');
+  const { busy, error, submit, newIntegration, proceed } = useSubmit('/auth/setup', '/settings/api-keys');
   const token = tokenFromFragment();
   return (
     <main class="auth" id="main">
       <h1>Set up your workspace</h1>
-      {token ? (
+      {newIntegration ? (
+        <section aria-label="Your sandbox integration">
+          <p>
+            The workspace has a sandbox integration to try messaging without a WhatsApp number. Its app secret signs test webhooks
+            (X-Hub-Signature-256); Settings → Integrations can rotate it.
+          </p>
+          <ShownOnce label="Sandbox app secret." value={newIntegration.app_secret} />
+          <Button type="button" onClick={proceed}>
+            Continue to API keys
+          </Button>
+        </section>
+      ) : token ? (
         <form onSubmit={(event) => void submit(event, { ...values(event), token })}>
           <Field label="Workspace name" name="workspace_name" required autoComplete="organization" />
           <Field label="Your name" name="name" required autoComplete="name" />
