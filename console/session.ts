@@ -68,15 +68,21 @@ async function post(path: string, body: unknown): Promise<unknown> {
 /** What /auth/setup adds to the session, this once: the sandbox integration it created and its app secret. */
 export type NewIntegration = { integration_id: string; app_secret: string };
 
+/** An opened session, entered into the console by `enter` (the setup page shows its new secret first). */
+export type OpenedSession = { newIntegration: NewIntegration | null; enter: () => void };
+
 export async function openSession(
   path: '/auth/sign-in' | '/auth/setup' | '/auth/invitations/accept',
   body: unknown,
-): Promise<NewIntegration | null> {
-  const opened = (await post(path, body)) as Session & { new_integration?: NewIntegration };
-  const { new_integration: newIntegration, ...signedIn } = opened;
-  session.value = signedIn;
-  setupRequired.value = false;
-  return newIntegration ?? null;
+): Promise<OpenedSession> {
+  const { new_integration: newIntegration, ...signedIn } = (await post(path, body)) as Session & { new_integration?: NewIntegration };
+  return {
+    newIntegration: newIntegration ?? null,
+    enter: () => {
+      session.value = signedIn;
+      setupRequired.value = false;
+    },
+  };
 }
 
 export async function signOut(): Promise<void> {

@@ -2,7 +2,7 @@
 // arrive in the URL fragment, which never reaches a server log or a Referer header.
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { openSession, type NewIntegration } from '../../session.js';
+import { openSession, type OpenedSession } from '../../session.js';
 import { Button, ErrorNote, Field, ShownOnce, formValues } from '../../ui.js';
 
 function tokenFromFragment(): string {
@@ -12,9 +12,10 @@ function tokenFromFragment(): string {
 function useSubmit(path: '/auth/sign-in' | '/auth/setup' | '/auth/invitations/accept', after: string) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [newIntegration, setNewIntegration] = useState<NewIntegration | null>(null);
+  const [shown, setShown] = useState<OpenedSession | null>(null);
   const { route } = useLocation();
-  const proceed = () => {
+  const enter = (opened: OpenedSession) => {
+    opened.enter();
     history.replaceState(null, '', after);
     route(after, true);
   };
@@ -23,17 +24,17 @@ function useSubmit(path: '/auth/sign-in' | '/auth/setup' | '/auth/invitations/ac
     setBusy(true);
     setError(null);
     try {
-      const created = await openSession(path, body);
-      // The setup's sandbox secret is shown before leaving the page: it is never answered again.
-      if (created) setNewIntegration(created);
-      else proceed();
+      const opened = await openSession(path, body);
+      // The setup's sandbox secret is shown before the console is entered: it is never answered again.
+      if (opened.newIntegration) setShown(opened);
+      else enter(opened);
     } catch (failure) {
       setError(failure);
     } finally {
       setBusy(false);
     }
   };
-  return { busy, error, submit, newIntegration, proceed };
+  return { busy, error, submit, shown, enter };
 }
 
 function values(event: Event): Record<string, string> {
@@ -58,19 +59,19 @@ export function SignInPage() {
 }
 
 export function SetupPage() {
-  const { busy, error, submit, newIntegration, proceed } = useSubmit('/auth/setup', '/settings/api-keys');
+  const { busy, error, submit, shown, enter } = useSubmit('/auth/setup', '/settings/api-keys');
   const token = tokenFromFragment();
   return (
     <main class="auth" id="main">
       <h1>Set up your workspace</h1>
-      {newIntegration ? (
+      {shown?.newIntegration ? (
         <section aria-label="Your sandbox integration">
           <p>
             The workspace has a sandbox integration to try messaging without a WhatsApp number. Its app secret signs test webhooks
             (X-Hub-Signature-256); Settings → Integrations can rotate it.
           </p>
-          <ShownOnce label="Sandbox app secret." value={newIntegration.app_secret} />
-          <Button type="button" onClick={proceed}>
+          <ShownOnce label="Sandbox app secret." value={shown.newIntegration.app_secret} />
+          <Button type="button" onClick={() => enter(shown)}>
             Continue to API keys
           </Button>
         </section>
