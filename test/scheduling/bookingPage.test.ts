@@ -392,11 +392,13 @@ describe('workspace isolation', () => {
 
   it('opens no other GraphQL field: every root field declares its scopes, and only these need no key', () => {
     const publicFields: string[] = [];
+    const signInDoorFields: string[] = [];
     for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
       for (const field of Object.values(root.getFields())) {
         const scopes = (field.extensions as { pothosOptions?: { authScopes?: Record<string, unknown> } }).pothosOptions?.authScopes;
         expect(scopes, `${root.name}.${field.name} declares authScopes`).toBeDefined();
         if (scopes!['public'] === true) publicFields.push(field.name);
+        if (scopes!['signInDoor'] === true) signInDoorFields.push(field.name);
       }
     }
     expect(publicFields.sort()).toEqual([
@@ -405,17 +407,15 @@ describe('workspace isolation', () => {
       'bookingPageSlots',
       'calendarFeed',
       'health',
-      // People's sign-in and first run (schema/people/people.ts): open to anyone, each checks its own credential or session.
-      'invitationAccept',
+      // A person's own password change and who is asking (schema/people/people.ts): each checks its own session.
       'passwordChange',
       'providerCallbackChallenge',
       'providerCallbackReceive',
-      'setUp',
       'setupRequired',
-      'signIn',
-      'signOut',
       'viewer',
     ]);
+    // Signing in runs only behind the /auth routes (facades/auth/routes.ts), never for a key or a /graphql request.
+    expect(signInDoorFields.sort()).toEqual(['invitationAccept', 'setUp', 'signIn', 'signOut']);
   });
 });
 
