@@ -86,7 +86,8 @@ function unlabelledControls(page: Page): Promise<string[]> {
         if ((element as HTMLInputElement).type === 'hidden') return false;
         const labels = (element as HTMLInputElement).labels;
         const named = element.getAttribute('aria-label') ?? element.getAttribute('aria-labelledby') ?? element.getAttribute('title');
-        return !(labels && labels.length > 0) && !named && !(element.innerText ?? '').trim();
+        // textContent too: a control inside a closed <details> has no rendered text, but its content still names it.
+        return !(labels && labels.length > 0) && !named && !(element.innerText || element.textContent || '').trim();
       })
       .map((element) => element.outerHTML.slice(0, 120)),
   );
