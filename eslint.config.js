@@ -13,7 +13,7 @@ export default tseslint.config(
       'facades/core/operations.generated.ts',
       '.data/',
       '.scratch/',
-      'test/typedClient/',
+      'test/facades/typedClient/',
     ],
   },
   js.configs.recommended,
