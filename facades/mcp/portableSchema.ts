@@ -1,4 +1,4 @@
-// Tool input schemas every MCP client can read. A `type` array (["string", "null"], how the variables' JSON Schema
+// Tool input and output schemas every MCP client can read. A `type` array (["string", "null"], how the variables' JSON Schema
 // says "or null") is legal JSON Schema, but clients that map tool schemas onto a single-`type` dialect (Gemini's
 // OpenAPI subset) reject the tool or drop the constraint; the MCP Inspector's portability check (`--strict`) warns of
 // each. Here each becomes `anyOf` branches of one type each, the description kept on the whole.

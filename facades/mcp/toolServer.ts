@@ -52,7 +52,7 @@ function outputSchemaOf(operation: PreparedOperation): Tool['outputSchema'] {
   const components = new Components('#/$defs/');
   const root = new OutputSchemas(operation, components).success(operation);
   const name = String(root['$ref']).slice('#/$defs/'.length);
-  return { ...components.schemas[name], type: 'object', $defs: components.schemas };
+  return portableSchema({ ...components.schemas[name], type: 'object', $defs: components.schemas }) as Tool['outputSchema'];
 }
 
 export function prepareTools(table: readonly FacadeEntry[], schema: GraphQLSchema): Map<string, PreparedTool> {

@@ -154,7 +154,10 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
     // The REST response schema of the same operation, with its components under the tool schema's own $defs.
     const get = tools.find((tool) => tool.name === 'contacts_get')!;
     expect(get.outputSchema?.required).toEqual(expect.arrayContaining(['id', 'name', 'phone_number', 'tags', 'created_at']));
-    expect(get.outputSchema?.properties?.['tags']).toMatchObject({ type: ['array', 'null'], items: { type: 'string' } });
+    // "Or null" as anyOf branches of one type each, as every MCP client reads them (facades/mcp/portableSchema.ts).
+    expect(get.outputSchema?.properties?.['tags']).toMatchObject({
+      anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }],
+    });
     const update = tools.find((tool) => tool.name === 'contacts_update')!;
     expect(update.inputSchema.required).toEqual(['id']);
     expect(Object.keys(update.inputSchema.properties ?? {})).toEqual(
