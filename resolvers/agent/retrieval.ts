@@ -12,30 +12,10 @@ import type { Db } from '../shared/context.js';
 import { detectLanguage, isFollowUp } from '../knowledge/language.js';
 import { indexUnsplitDocuments, prefixTerm, wordsOf, type Words } from '../knowledge/sentences.js';
 
-export type Passage = { document_id: string; title: string; text: string; rank: number };
+import type { AgentKnowledge, AgentPassage, AgentSentence } from '../../adapters/agent/types.js';
 
-export type RankedSentence = {
-  id: string;
-  document_id: string;
-  title: string;
-  passage: number;
-  position: number;
-  text: string;
-  language: string;
-  score: number;
-};
-export type RankedFaq = { faq_id: string; question: string; answer: string; language: string; score: number };
-
-export type Knowledge = {
-  language: string;
-  languages: string[];
-  languageMissing: boolean;
-  faq: RankedFaq | null;
-  sentences: RankedSentence[];
-  followUp: boolean;
-  /** The passages of the best sentences, whole, for the model's prompt and the run's record. */
-  passages: Passage[];
-};
+/** The agent's knowledge, with the passages of the best sentences, whole, for the model's prompt and the run's record. */
+export type Knowledge = AgentKnowledge & { passages: AgentPassage[] };
 
 // The weights below were chosen on the evaluation set (bench/agentEval, docs/api-decisions.md "The AI agent").
 const KNOWN = 0.3;
@@ -140,8 +120,8 @@ async function knowledgeLanguages(db: Db, workspaceId: string): Promise<string[]
   return rows.map((row) => row.language);
 }
 
-async function passagesOf(db: Db, best: RankedSentence[]): Promise<Passage[]> {
-  const chosen: RankedSentence[] = [];
+async function passagesOf(db: Db, best: AgentSentence[]): Promise<AgentPassage[]> {
+  const chosen: AgentSentence[] = [];
   for (const sentence of best) {
     if (chosen.length >= KEPT_PASSAGES) break;
     if (!chosen.some((other) => other.document_id === sentence.document_id && other.passage === sentence.passage)) chosen.push(sentence);
@@ -213,7 +193,7 @@ export async function retrieveKnowledge(
   const rounded = (candidate: Candidate) => Math.round((scores.get(candidate.id) ?? 0) * 1000) / 1000;
   const byScore = [...candidates].sort((a, b) => rounded(b) - rounded(a) || a.position - b.position);
   const faq = byScore.find((candidate) => candidate.faq_id !== null);
-  const sentences: RankedSentence[] = byScore
+  const sentences: AgentSentence[] = byScore
     .filter((candidate) => candidate.document_id !== null && rounded(candidate) > 0)
     .slice(0, KEPT_SENTENCES)
     .map((candidate) => ({

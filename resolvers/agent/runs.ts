@@ -8,7 +8,7 @@ import { type Context, type Db, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { columnPage } from '../shared/pagination.js';
 import { limit, parseInput, uuid } from '../shared/validation.js';
-import type { Passage } from './retrieval.js';
+import type { AgentPassage } from '../../adapters/agent/types.js';
 
 /** What a reply was drawn from (adapters/agent/types.ts AnswerSource), as stored on the run. */
 export type AnswerSourceRecord = { kind: string } & Record<string, unknown>;
@@ -51,7 +51,7 @@ export async function recordRunProgress(
   run: ClaimedRun,
   progress: {
     kind?: string;
-    passages?: Passage[];
+    passages?: AgentPassage[];
     answerSource?: AnswerSourceRecord | null;
     explanation?: string;
     toolCalls?: ToolCallRecord[];

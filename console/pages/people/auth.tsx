@@ -58,6 +58,26 @@ export function SignInPage() {
   );
 }
 
+/** The person's own fields when they create their account: by the setup link, or by an invitation (whose e-mail is
+ * the invitation's). */
+function NewAccountFields({ withEmail = false }: { withEmail?: boolean }) {
+  return (
+    <>
+      <Field label="Your name" name="name" required autoComplete="name" />
+      {withEmail && <Field label="Your e-mail" name="email" type="email" required autoComplete="username" />}
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        required
+        minLength={10}
+        autoComplete="new-password"
+        hint="At least 10 characters."
+      />
+    </>
+  );
+}
+
 export function SetupPage() {
   const { busy, error, submit, shown, enter } = useSubmit('/auth/setup', '/settings/api-keys');
   const token = tokenFromFragment();
@@ -78,17 +98,7 @@ export function SetupPage() {
       ) : token ? (
         <form onSubmit={(event) => void submit(event, { ...values(event), token })}>
           <Field label="Workspace name" name="workspace_name" required autoComplete="organization" />
-          <Field label="Your name" name="name" required autoComplete="name" />
-          <Field label="Your e-mail" name="email" type="email" required autoComplete="username" />
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            required
-            minLength={10}
-            autoComplete="new-password"
-            hint="At least 10 characters."
-          />
+          <NewAccountFields withEmail />
           <ErrorNote error={error} />
           <Button type="submit" busy={busy}>
             Create the workspace
@@ -108,16 +118,7 @@ export function InvitePage() {
     <main class="auth" id="main">
       <h1>Join the workspace</h1>
       <form onSubmit={(event) => void submit(event, { ...values(event), token })}>
-        <Field label="Your name" name="name" required autoComplete="name" />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          required
-          minLength={10}
-          autoComplete="new-password"
-          hint="At least 10 characters."
-        />
+        <NewAccountFields />
         <ErrorNote error={error} />
         <Button type="submit" busy={busy}>
           Join
