@@ -15,7 +15,7 @@ import { keysetPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { CONTACTS } from './search.js';
 import { carriesTag } from './tags.js';
-import { containsPattern, matchingNewestFirst } from '../shared/substringSearch.js';
+import { matchingNewestFirst } from '../shared/substringSearch.js';
 import { selectWithIsoTimestamps, type TimestampColumns, withIsoTimestamps, type WithIsoTimestamps } from '../shared/isoTimestamps.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
@@ -99,7 +99,7 @@ function page(ctx: Context, args: { limit: number; cursor?: string | null; searc
   const conditions = [
     args.cursor ? Prisma.sql`c.id < ${args.cursor}::uuid` : null,
     args.tag_id ? carriesTag(contact, args.tag_id) : null,
-    args.search ? CONTACTS.matches(contact, containsPattern(args.search)) : null,
+    args.search ? CONTACTS.matches(contact, args.search) : null,
   ].filter((condition) => condition !== null);
   const condition = conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`;
   return keysetPage(

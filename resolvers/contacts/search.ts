@@ -1,9 +1,30 @@
-// Contact search (substringSearch.ts decides how): a contact matches when its name, phone number or
-// e-mail address contains the term, exactly as ILIKE '%term%' on each; the list is newest first by id. Rare terms of
-// three characters or more are found through the trigram indexes of the three fields, shorter ones through
-// `search_grams`, every one- and two-character piece of the three lower-cased fields (migration 0017).
+// Contact search (substringSearch.ts decides how): a contact matches when its name or e-mail address contains the
+// term, exactly as ILIKE '%term%' on each, or its phone number contains the term's digits when the term is written
+// as people write phone numbers (`+1 (555) 000-0000`, `555-000`, `0044 20 7946`); the list is newest first by id.
+// Rare terms of three characters or more are found through the trigram indexes of the three fields, shorter ones
+// through `search_grams`, every one- and two-character piece of the three lower-cased fields (migration 0017).
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { containsPattern, isShortTerm, type SearchedTable } from '../shared/substringSearch.js';
+
+/** Only digits, spaces, dots, dashes and brackets, after an optional `+`: a phone number as typed. */
+const PHONE_AS_TYPED = /^\+?[\d\s.()-]+$/;
+/** A leading `00` is the international prefix when a country code and a number follow it. */
+const INTERNATIONAL_PREFIX = /^00(?=\d{5})/;
+
+/**
+ * The digits a phone term looks up in stored numbers (E.164, `+` and digits): its formatting and a leading `+` or
+ * `00` dropped; null for a term that is not written as a phone number or has no digit.
+ */
+export function phoneDigits(term: string): string | null {
+  if (!PHONE_AS_TYPED.test(term.trim())) return null;
+  const digits = term.replace(/\D/g, '').replace(INTERNATIONAL_PREFIX, '');
+  return digits === '' ? null : digits;
+}
+
+/** The term a contact's phone number is searched for: a phone term's digits, any other term as it is. */
+const phoneTerm = (term: string) => phoneDigits(term) ?? term;
+
+const shortGram = (row: Prisma.Sql, term: string) => Prisma.sql`${row}.search_grams @> ARRAY[lower(${term})]`;
 
 /**
  * Contacts, by name, phone number or e-mail address. The index looks up the whole term, unlike a message's longest
@@ -12,8 +33,17 @@ import { containsPattern, isShortTerm, type SearchedTable } from '../shared/subs
  */
 export const CONTACTS: SearchedTable = {
   table: Prisma.raw('customers'),
-  matches: (row, pattern) =>
-    Prisma.sql`(${row}.name ILIKE ${pattern} OR ${row}.phone_number ILIKE ${pattern} OR ${row}.email ILIKE ${pattern})`,
-  indexed: (row, term) =>
-    isShortTerm(term) ? Prisma.sql`${row}.search_grams @> ARRAY[lower(${term})]` : CONTACTS.matches(row, containsPattern(term)),
+  matches: (row, term) =>
+    Prisma.sql`(${row}.name ILIKE ${containsPattern(term)} OR ${row}.phone_number ILIKE ${containsPattern(phoneTerm(term))}
+      OR ${row}.email ILIKE ${containsPattern(term)})`,
+  indexed: (row, term) => {
+    const phone = phoneTerm(term);
+    if (phone === term) return isShortTerm(term) ? shortGram(row, term) : CONTACTS.matches(row, term);
+    // The name and e-mail are looked up by the term, the phone number by its digits: each through its own index.
+    const byText = isShortTerm(term)
+      ? shortGram(row, term)
+      : Prisma.sql`${row}.name ILIKE ${containsPattern(term)} OR ${row}.email ILIKE ${containsPattern(term)}`;
+    const byPhone = isShortTerm(phone) ? shortGram(row, phone) : Prisma.sql`${row}.phone_number ILIKE ${containsPattern(phone)}`;
+    return Prisma.sql`(${byText} OR ${byPhone})`;
+  },
 };

@@ -6,7 +6,7 @@
 // the contact and message indexes list for it.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Db } from '../shared/context.js';
-import { candidateRows, containsPattern, matchingInOrder, type SearchableList } from '../shared/substringSearch.js';
+import { candidateRows, matchingInOrder, type SearchableList } from '../shared/substringSearch.js';
 import { CONTACTS } from '../contacts/search.js';
 import { MESSAGES } from '../messaging/search.js';
 
@@ -27,7 +27,6 @@ const message = Prisma.raw('message');
 const ORDER = Prisma.sql`last_message_at DESC NULLS LAST, id DESC`;
 
 function conversationList(workspaceId: string, term: string, withMessagesOnly: boolean): SearchableList<ConversationKey> {
-  const pattern = containsPattern(term);
   /** The conversations with a message after `after`, as a condition on the alias `conversation` (null when
    * `after` is past them). */
   const timedAfter = (after: ConversationKey | null) => {
@@ -61,12 +60,12 @@ function conversationList(workspaceId: string, term: string, withMessagesOnly: b
     // hash of every message of every workspace that contains the term, which the planner otherwise prefers.
     recent: (key, size) => Prisma.sql`
       SELECT conversation.id, conversation.last_message_at,
-        ${CONTACTS.matches(contact, pattern)} OR said.found IS NOT NULL AS matched
+        ${CONTACTS.matches(contact, term)} OR said.found IS NOT NULL AS matched
       FROM (${window(key, size)}) AS conversation
       JOIN customers contact ON contact.id = conversation.customer_id
       LEFT JOIN LATERAL (
         SELECT true AS found FROM messages message
-        WHERE message.conversation_id = conversation.id AND ${MESSAGES.matches(message, pattern)} LIMIT 1) AS said ON true`,
+        WHERE message.conversation_id = conversation.id AND ${MESSAGES.matches(message, term)} LIMIT 1) AS said ON true`,
     // The conversations of the contacts and of the messages that the indexes list for the term; each is read
     // once, through the index of its contact or its primary key.
     candidates: (boundary) => Prisma.sql`

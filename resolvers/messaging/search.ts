@@ -9,11 +9,11 @@ import { containsPattern, indexedPiece, isShortTerm, type SearchedTable } from '
  * common word's trigrams are in millions of rows. */
 export const MESSAGES: SearchedTable = {
   table: Prisma.raw('messages'),
-  matches: (row, pattern) => Prisma.sql`${row}.body ILIKE ${pattern}`,
+  matches: (row, term) => Prisma.sql`${row}.body ILIKE ${containsPattern(term)}`,
   indexed: (row, term) => {
     const piece = indexedPiece(term);
     return isShortTerm(piece)
       ? Prisma.sql`short_grams(${row}.body) @> ARRAY[lower(${piece})]`
-      : MESSAGES.matches(row, containsPattern(piece));
+      : MESSAGES.matches(row, piece);
   },
 };

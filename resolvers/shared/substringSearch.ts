@@ -41,13 +41,13 @@ export function indexedPiece(term: string): string {
 }
 
 /**
- * A table searched by substring. `matches` says whether a row (`row` names the table or an alias) contains a LIKE
- * pattern; `indexed` is a condition on a row that an index answers, true of every row containing the term (and
+ * A table searched by substring. `matches` says whether a row (`row` names the table or an alias) contains the
+ * term; `indexed` is a condition on a row that an index answers, true of every row containing the term (and
  * perhaps of others, which `matches` then leaves out).
  */
 export type SearchedTable = {
   table: Prisma.Sql;
-  matches(row: Prisma.Sql, pattern: string): Prisma.Sql;
+  matches(row: Prisma.Sql, term: string): Prisma.Sql;
   indexed(row: Prisma.Sql, term: string): Prisma.Sql;
 };
 
@@ -61,7 +61,7 @@ export function candidateRows(searched: SearchedTable, alias: Prisma.Sql, worksp
     SELECT * FROM (
       SELECT * FROM ${searched.table} ${alias}
       WHERE ${searched.indexed(alias, term)} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
-    WHERE ${searched.matches(alias, containsPattern(term))}`;
+    WHERE ${searched.matches(alias, term)}`;
 }
 
 /** How one list is searched for one term, keyed by `Key`, the columns that order it. */
@@ -140,7 +140,7 @@ export function matchingNewestFirst(
   const olderThan = (id: string | null) => (id ? Prisma.sql`AND id < ${id}::uuid` : Prisma.empty);
   const list: SearchableList<string> = {
     recent: (after, size) => Prisma.sql`
-      SELECT id, ${searched.matches(searched.table, containsPattern(term))} AS matched FROM ${searched.table}
+      SELECT id, ${searched.matches(searched.table, term)} AS matched FROM ${searched.table}
       WHERE company_id = ${workspaceId}::uuid ${olderThan(after)} ORDER BY id DESC LIMIT ${size}`,
     candidates: (boundary) => Prisma.sql`
       SELECT id FROM (${candidateRows(searched, candidate, workspaceId, term)}) AS found WHERE true ${olderThan(boundary)}`,
