@@ -23,9 +23,9 @@
 //   deprecation headers.
 // - sofa always mounts its subscription webhooks at <base>/webhook[/:id]: this API has no subscriptions, so the
 //   facade never hands those paths to it.
-// - sofa answers JSON only, through its own response handling: a file route (a bound route with `file`: the media
-//   file, the CSV export) is matched by its path first and answered by its file's answer (fileAnswer.ts), with the
-//   same 405 for a method it lacks, so its streamed body reaches the client as written.
+// - sofa answers a route with the JSON of a GraphQL result: a file route (a bound route with `file`: the media
+//   file, the CSV export) is matched by its path first, before sofa, and answered by its file's answer
+//   (fileAnswer.ts) with the path's values as sent, or the same 405 for a method it lacks.
 import {
   getOperationAST,
   GraphQLError,
