@@ -4,7 +4,7 @@
 import { print } from 'graphql';
 import type pg from 'pg';
 import { schema } from '../schema/index.js';
-import { restRoutes } from '../facades/rest/routes.js';
+import { restSurface } from '../facades/rest/routes.js';
 import { FACADE_TABLE } from '../facades/operations/index.js';
 
 export type Read = {
@@ -16,7 +16,7 @@ export type Read = {
   baseline: boolean;
 };
 
-const contract = new Map(restRoutes(schema, FACADE_TABLE).map((bound) => [bound.route.operationId, bound]));
+const contract = new Map(restSurface(schema, FACADE_TABLE).routes.map((bound) => [bound.route.operationId, bound]));
 
 function routeOf(operationId: string) {
   const operation = contract.get(operationId);

@@ -31,7 +31,7 @@ export type RestRoute = {
   /** A deprecated alias: when it was deprecated and the path of the route that replaces it. */
   deprecated?: { since: Date; successor: string };
   /** A route that answers a file rather than its operation's JSON: the operation is its means, and the kind says
-   * how it streams and documents the file (facades/rest/fileRoutes.ts). */
+   * how it streams and documents the file (facades/rest/fileAnswer.ts, bound in facades/rest/routes.ts). */
   file?: FileKind;
 };
 

@@ -23,6 +23,9 @@
 //   deprecation headers.
 // - sofa always mounts its subscription webhooks at <base>/webhook[/:id]: this API has no subscriptions, so the
 //   facade never hands those paths to it.
+// - sofa answers a route with the JSON of a GraphQL result: a file route (a bound route with `file`: the media
+//   file, the CSV export) is matched by its path first, before sofa, and answered by its file's answer
+//   (fileAnswer.ts) with the path's values as sent, or the same 405 for a method it lacks.
 import {
   getOperationAST,
   GraphQLError,
@@ -39,17 +42,18 @@ import { Response } from '../../infra/http/fetchApi.js';
 import { executionFailure, failureOf, failureResponse, INTERNAL_FAILURE, type Failure } from '../core/executionFailure.js';
 import type { Gateway } from '../core/gateway.js';
 import type { RestMethod } from '../core/table.js';
-import { deprecationHeaders } from './deprecation.js';
+import type { MediaFiles } from '../../infra/media/mediaFiles.js';
 import { acceptsGuideForm, GUIDE_MEDIA_TYPE, toGuideForm } from './guideForm.js';
 import { readVariables, type RoutedRequest } from './input.js';
-import { bySpecificity, sofaPath } from './paths.js';
+import { bySpecificity, fillFrom, pathValues, sofaPath } from './paths.js';
 import { REST_BASE_PATH, type BoundRoute } from './routes.js';
 import { specForm } from '../core/optionalFields.js';
 
 export type RestRouterOptions = {
   gateway: Gateway;
   routes: readonly BoundRoute[];
-  customersSunset?: Date | undefined;
+  /** The store a media file route streams files from. */
+  mediaFiles: MediaFiles;
   onUnexpected: (error: unknown) => void;
 };
 
@@ -106,7 +110,7 @@ export function createRestRouter(options: RestRouterOptions) {
     const bound = byOperationId.get(root?.kind === Kind.FIELD ? root.name.value : '')!;
     let outcome: { value: unknown } | { failure: Failure };
     try {
-      Object.assign(call.headers, deprecationHeaders(bound.route, call.url, options.customersSunset));
+      if (bound.deprecation) Object.assign(call.headers, deprecationHeaders(bound, call.url));
       outcome = await answer(bound, call);
     } catch (error) {
       options.onUnexpected(error);
@@ -114,6 +118,20 @@ export function createRestRouter(options: RestRouterOptions) {
     }
     if ('value' in outcome) return { data: { [bound.route.operationId]: outcome.value } };
     return { errors: [new Refusal(failureResponse(outcome.failure, call.requestId))] };
+  }
+
+  const fileRoutes = options.routes.flatMap((bound) => (bound.file ? [{ ...bound, file: bound.file }] : []));
+
+  /** The answer of the file route the path names (its file, or a 405 for a method it lacks), or null when it names none. */
+  async function answerFile(request: Request, path: string, url: URL, requestId: string): Promise<Response | null> {
+    for (const { route, operation, file } of fileRoutes) {
+      const values = pathValues(route.path, path);
+      if (!values) continue;
+      if (!file.allow.includes(request.method)) return methodNotAllowed(request, url.pathname, requestId, file.allow.join(', '));
+      const { gateway, mediaFiles } = options;
+      return file.answer({ request, requestId, operation: operation.name, values, gateway, mediaFiles });
+    }
+    return null;
   }
 
   /** The router of the routes under one first path segment: their sofa router and a 405 for each method a path lacks. */
@@ -158,7 +176,7 @@ export function createRestRouter(options: RestRouterOptions) {
   }
 
   const segments = new Map<string, BoundRoute[]>();
-  for (const bound of [...options.routes].sort((a, b) => bySpecificity(a.route.path, b.route.path))) {
+  for (const bound of options.routes.filter((one) => !one.file).sort((a, b) => bySpecificity(a.route.path, b.route.path))) {
     const segment = firstSegment(bound.route.path);
     segments.set(segment, [...(segments.get(segment) ?? []), bound]);
   }
@@ -176,16 +194,26 @@ export function createRestRouter(options: RestRouterOptions) {
   return {
     /** The answer of the route the request names, or undefined when no route has its path. */
     async handle(request: Request, url: URL, requestId: string): Promise<Response | undefined> {
+      const path = url.pathname.slice(REST_BASE_PATH.length);
+      const file = await answerFile(request, path, url, requestId);
+      if (file) return file;
       // sofa would read the body again, by its own rules: readVariables reads it, when the method has one.
       Object.defineProperty(request, 'body', { value: null, configurable: true });
       const call: Call = { request, url, requestId, headers: {} };
       // A literal first segment wins over a parameter there, as within one router (bySpecificity).
-      const segment = firstSegment(url.pathname.slice(REST_BASE_PATH.length));
+      const segment = firstSegment(path);
       const response = (await routerOf(segment)?.handleRequest(request, call)) ?? (await routerOf(PARAMETER)?.handleRequest(request, call));
       for (const [name, value] of Object.entries(call.headers)) response?.headers.set(name, value);
       return response;
     },
   };
+}
+
+/** A deprecated alias's headers, on each of its answers (success or error): its Link names the successor with
+ * the request's own path values and query. */
+function deprecationHeaders({ route, deprecation }: BoundRoute, url: URL): Record<string, string> {
+  const successor = fillFrom(deprecation!.successor, route.path, url.pathname.slice(REST_BASE_PATH.length));
+  return { ...deprecation!.headers, link: `<${REST_BASE_PATH}${successor}${url.search}>; rel="successor-version"` };
 }
 
 /** The key of the routes whose first segment is a parameter (`/{provider}/templates`). */

@@ -13,40 +13,39 @@ type Page = NonNullable<CampaignExportQuery['campaignExport']>;
 
 export const CSV_EXPORT_FILE: FileAnswer = {
   allow: ['GET'],
-  answerer: ({ gateway }) =>
-    async function answer(request, values, requestId) {
-      const read = async (cursor: string | null): Promise<Page | Failure> => {
-        const result = await gateway.run(request, 'CampaignExport', { id: values['id'], cursor });
-        return (result.data as CampaignExportQuery | null | undefined)?.campaignExport ?? executionFailure(result) ?? INTERNAL_FAILURE;
-      };
-      const first = await read(null);
-      if (!('content' in first)) return failureResponse(first, requestId);
-      const encoder = new TextEncoder();
-      let next = first.has_more ? first.next_cursor : null;
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(encoder.encode(first.content));
-          if (next === null) controller.close();
-        },
-        async pull(controller) {
-          if (next === null) return;
-          const page = await read(next);
-          if (!('content' in page)) return controller.error(new Error(`The export stopped: ${page.message}`));
-          next = page.has_more ? page.next_cursor : null;
-          controller.enqueue(encoder.encode(page.content));
-          if (next === null) controller.close();
-        },
-      });
-      return new Response(body, {
-        status: 200,
-        headers: {
-          'content-type': first.content_type,
-          'content-disposition': attachment(first.filename),
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-        },
-      });
-    },
+  async answer({ request, requestId, operation, values, gateway }) {
+    const read = async (cursor: string | null): Promise<Page | Failure> => {
+      const result = await gateway.run(request, operation, { id: values['id'], cursor });
+      return (result.data as CampaignExportQuery | null | undefined)?.campaignExport ?? executionFailure(result) ?? INTERNAL_FAILURE;
+    };
+    const first = await read(null);
+    if (!('content' in first)) return failureResponse(first, requestId);
+    const encoder = new TextEncoder();
+    let next = first.has_more ? first.next_cursor : null;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(first.content));
+        if (next === null) controller.close();
+      },
+      async pull(controller) {
+        if (next === null) return;
+        const page = await read(next);
+        if (!('content' in page)) return controller.error(new Error(`The export stopped: ${page.message}`));
+        next = page.has_more ? page.next_cursor : null;
+        controller.enqueue(encoder.encode(page.content));
+        if (next === null) controller.close();
+      },
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': first.content_type,
+        'content-disposition': attachment(first.filename),
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  },
   document: {
     summary: "A campaign's results as one CSV file.",
     description:

@@ -10,13 +10,11 @@ import type { Gateway } from '../core/gateway.js';
 import type { FacadeEntry } from '../core/table.js';
 import { FACADE_TABLE } from '../operations/index.js';
 import { createRestRouter } from './adapter.js';
-import { checkDeprecations } from './deprecation.js';
 import { DOCS_PATHS, docsResponse } from './docs.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { Response } from '../../infra/http/fetchApi.js';
-import { createFileRouter } from './fileRoutes.js';
 import type { MediaFiles } from '../../infra/media/mediaFiles.js';
-import { REST_BASE_PATH, restRoutes } from './routes.js';
+import { REST_BASE_PATH, restSurface } from './routes.js';
 
 export type RestFacadeOptions = {
   gateway: Gateway;
@@ -36,14 +34,13 @@ const SOFA_SUBSCRIPTIONS = new RegExp(`^${REST_BASE_PATH}/webhook(/|$)`);
 
 /** The OpenAPI document of the facade table over this schema (also written to docs/openapi.json by codegen). */
 export function restOpenApiDocument(schema: GraphQLSchema, version: string, table: readonly FacadeEntry[] = FACADE_TABLE) {
-  return buildOpenApiDocument(schema, restRoutes(schema, table), version);
+  return buildOpenApiDocument(restSurface(schema, table), version);
 }
 
 export function useRestFacade(options: RestFacadeOptions): Plugin {
-  const routes = restRoutes(options.schema, options.table ?? FACADE_TABLE);
-  checkDeprecations(routes, options.customersSunset);
-  const router = createRestRouter({ ...options, routes: routes.filter((bound) => !bound.route.file) });
-  const files = createFileRouter(routes, options);
+  const surface = restSurface(options.schema, options.table ?? FACADE_TABLE, options.customersSunset);
+  const { gateway, mediaFiles, onUnexpected } = options;
+  const router = createRestRouter({ gateway, routes: surface.routes, mediaFiles, onUnexpected });
   // Written by its first request rather than at start-up, whose time it would lengthen for a document few ask for.
   let openApiDocument: string | undefined;
   /** The documents at fixed paths, answered to GET only: the OpenAPI document and the /docs reference's files. */
@@ -51,7 +48,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     [
       OPENAPI_PATH,
       () => {
-        openApiDocument ??= JSON.stringify(buildOpenApiDocument(options.schema, routes, options.version));
+        openApiDocument ??= JSON.stringify(buildOpenApiDocument(surface, options.version));
         return new Response(openApiDocument, { headers: { 'content-type': 'application/json; charset=utf-8' } });
       },
     ],
@@ -66,7 +63,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         return;
       }
       if (!url.pathname.startsWith(`${REST_BASE_PATH}/`) || SOFA_SUBSCRIPTIONS.test(url.pathname)) return;
-      const response = (await files.handle(request, url, requestId)) ?? (await router.handle(request, url, requestId));
+      const response = await router.handle(request, url, requestId);
       if (response) endResponse(response);
     },
   };

@@ -10,31 +10,30 @@ import { REQUEST_ID_HEADER, type FileAnswer } from './fileAnswer.js';
 
 export const MEDIA_FILE: FileAnswer = {
   allow: ['GET', 'HEAD'],
-  answerer: ({ gateway, mediaFiles }) =>
-    async function answer(request, values, requestId) {
-      // Ids are UUIDs, which need no percent-decoding; anything else is refused by the operation as not a UUID.
-      const result = await gateway.run(request, 'MessageMediaFile', { id: values['id'] });
-      const file = (result.data as MessageMediaFileQuery | null | undefined)?.messageMediaFile;
-      if (!file) return failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestId);
-      const headers = {
-        'content-type': file.mime_type ?? 'application/octet-stream',
-        'content-disposition': attachment(file.filename),
-        etag: `"${file.sha256}"`,
-        'cache-control': 'private, max-age=86400, immutable',
-        'x-content-type-options': 'nosniff',
-      };
-      if (request.headers.get('if-none-match')?.includes(`"${file.sha256}"`)) return new Response(null, { status: 304, headers });
-      const whole = { ...headers, 'content-length': String(file.size) };
-      if (request.method === 'HEAD') return new Response(null, { status: 200, headers: whole });
-      const body = await mediaFiles.open(file.file_key);
-      // Evicted between the two steps by a concurrent request: the next request fetches it again.
-      if (!body)
-        return errorResponse('SERVICE_UNAVAILABLE', 'The media file was just given up; try again', {
-          requestId,
-          headers: { 'retry-after': '1' },
-        });
-      return new Response(body, { status: 200, headers: whole });
-    },
+  async answer({ request, requestId, operation, values, gateway, mediaFiles }) {
+    // Ids are UUIDs, which need no percent-decoding; anything else is refused by the operation as not a UUID.
+    const result = await gateway.run(request, operation, { id: values['id'] });
+    const file = (result.data as MessageMediaFileQuery | null | undefined)?.messageMediaFile;
+    if (!file) return failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestId);
+    const headers = {
+      'content-type': file.mime_type ?? 'application/octet-stream',
+      'content-disposition': attachment(file.filename),
+      etag: `"${file.sha256}"`,
+      'cache-control': 'private, max-age=86400, immutable',
+      'x-content-type-options': 'nosniff',
+    };
+    if (request.headers.get('if-none-match')?.includes(`"${file.sha256}"`)) return new Response(null, { status: 304, headers });
+    const whole = { ...headers, 'content-length': String(file.size) };
+    if (request.method === 'HEAD') return new Response(null, { status: 200, headers: whole });
+    const body = await mediaFiles.open(file.file_key);
+    // Evicted between the two steps by a concurrent request: the next request fetches it again.
+    if (!body)
+      return errorResponse('SERVICE_UNAVAILABLE', 'The media file was just given up; try again', {
+        requestId,
+        headers: { 'retry-after': '1' },
+      });
+    return new Response(body, { status: 200, headers: whole });
+  },
   document: {
     summary: "A media message's file.",
     description:

@@ -1,22 +1,21 @@
 // The OpenAPI 3.1 document of the REST surface, served at /api/v1/openapi.json and checked in as
-// docs/openapi.json. Generated from the REST routes of the facade table (routes.ts): parameters and bodies are
+// docs/openapi.json. Generated from the bound REST routes of the facade table (routes.ts) alone: parameters and bodies are
 // the operations' variables as schema/shared/variables.ts describes them; response schemas follow the very selections
 // of the operations, so every documented field is present in the response (null where nullable) and nothing
 // else is; errors, the guide form and the headers are described as sent.
-import { getNamedType, getNullableType, isObjectType, OperationTypeNode, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, isObjectType, OperationTypeNode } from 'graphql';
 import { KEY_SCOPES, grants, type Permission } from '../../resolvers/workspace/scopes.js';
 import type { ErrorCode } from '../../resolvers/shared/errors.js';
 import { httpStatusOf } from '../../schema/shared/errors.js';
 import { ERROR_STATUS } from '../../infra/http/errorResponse.js';
 import { isRequired, variableProperties, variableSchema, type JsonSchema } from '../../schema/shared/variables.js';
-import { prepareOperation } from '../core/operations.js';
-import { FILE_ANSWERS } from './fileRoutes.js';
+import type { PreparedOperation } from '../core/operations.js';
 import type { FileAnswer } from './fileAnswer.js';
 import { readsBody } from '../core/table.js';
 import { GUIDE_MEDIA_TYPE } from './guideForm.js';
 import { Components, OutputSchemas, rootNode } from './outputSchema.js';
 import { selectedFields } from '../core/selection.js';
-import { REST_BASE_PATH, type BoundRoute } from './routes.js';
+import { REST_BASE_PATH, type BoundRoute, type RestSurface } from './routes.js';
 
 type OpenApiDocument = { openapi: '3.1.0'; paths: Record<string, Record<string, unknown>>; [key: string]: unknown };
 
@@ -314,8 +313,7 @@ function operationObject(bound: BoundRoute, components: Components): Record<stri
 }
 
 /** GET /health and the document itself: answered outside the route table, documented with it. */
-function unversionedOperations(schema: GraphQLSchema, components: Components) {
-  const health = prepareOperation(schema, 'Health');
+function unversionedOperations(health: PreparedOperation, components: Components) {
   const healthSchema = new OutputSchemas(health, components).answer(health);
   const headers = { 'X-Request-Id': ref('headers', 'RequestId') };
   return {
@@ -371,15 +369,14 @@ function fileOperation(bound: BoundRoute, components: Components, file: FileAnsw
   };
 }
 
-export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly BoundRoute[], version: string): OpenApiDocument {
+export function buildOpenApiDocument({ routes, health }: RestSurface, version: string): OpenApiDocument {
   const components = new Components();
   components.schemas['Error'] = ERROR_SCHEMA;
-  const paths: Record<string, Record<string, unknown>> = unversionedOperations(schema, components);
+  const paths: Record<string, Record<string, unknown>> = unversionedOperations(health, components);
   // The file routes last: their operations' JSON schemas are kept only when a JSON route documented them first.
-  for (const bound of [...routes.filter((one) => !one.route.file), ...routes.filter((one) => one.route.file)]) {
+  for (const bound of [...routes.filter((one) => !one.file), ...routes.filter((one) => one.file)]) {
     const path = `${REST_BASE_PATH}${bound.route.path}`;
-    const file = bound.route.file;
-    const operation = file ? fileOperation(bound, components, FILE_ANSWERS[file].document) : operationObject(bound, components);
+    const operation = bound.file ? fileOperation(bound, components, bound.file.document) : operationObject(bound, components);
     paths[path] = { ...paths[path], [bound.route.method.toLowerCase()]: operation };
   }
   return {

@@ -1,5 +1,6 @@
 // Path templates of the route table (`/contacts/{id}`): their parameters, the `:id` form that sofa-api's router
-// expects, the order in which templates that could match one path are tried, and filling one for a link.
+// expects, the order in which templates that could match one path are tried, a matched path's values, and
+// filling one for a link.
 
 export function pathParameters(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
@@ -21,9 +22,24 @@ export function bySpecificity(a: string, b: string): number {
   return 0;
 }
 
+/** The segments of `path` by the parameter names of `template`, undecoded; null when the path does not match it. */
+export function pathValues(template: string, path: string): Record<string, string> | null {
+  const segments = path.split('/');
+  const parts = template.split('/');
+  if (segments.length !== parts.length) return null;
+  const values: Record<string, string> = {};
+  for (const [index, part] of parts.entries()) {
+    const segment = segments[index]!;
+    if (!/^\{\w+\}$/.test(part)) {
+      if (segment !== part) return null;
+    } else if (segment === '') return null;
+    else values[part.slice(1, -1)] = segment;
+  }
+  return values;
+}
+
 /** The template with each parameter replaced by the segment at its place in `path`, a path it matched. */
 export function fillFrom(template: string, matchedTemplate: string, path: string): string {
-  const segments = path.split('/');
-  const values = new Map(matchedTemplate.split('/').map((segment, index) => [segment, segments[index] ?? '']));
-  return template.replace(/\{\w+\}/g, (parameter) => values.get(parameter) ?? '');
+  const values = pathValues(matchedTemplate, path) ?? {};
+  return template.replace(/\{(\w+)\}/g, (_parameter, name: string) => values[name] ?? '');
 }

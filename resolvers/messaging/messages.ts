@@ -1,8 +1,9 @@
 // Sending a message on a conversation (messageSend), or to a contact by its phone number or business-scoped
-// user id (`to`: first contact, resolvers/messaging/firstContact.ts). A free-form body only within 24 hours of the contact's
-// last inbound message (conversation.last_message_at; outbound sends do not move it); an APPROVED template
-// with every placeholder filled at any time. Sent through the one outbound path (resolvers/messaging/outbound.ts):
-// recorded as pending first, the provider called outside any transaction, the outcome recorded after.
+// user id (`to`: first contact, resolvers/messaging/firstContact.ts). A free-form body or media only within 24 hours
+// of the contact's last inbound message (conversation.last_message_at; outbound sends do not move it); an APPROVED
+// template with every placeholder filled at any time. The send's steps are listed in sendMessage and checkedSend,
+// one line each; what they call answers and never calls back. Sent through the one outbound path
+// (resolvers/messaging/outbound.ts): recorded as pending first, the provider called outside any transaction.
 import { z } from 'zod';
 import type { Actor, Context } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
@@ -10,11 +11,10 @@ import { DomainError, notFound } from '../shared/errors.js';
 import { withIdempotency } from '../shared/idempotency.js';
 import { connectedIntegration, connectedIntegrationOf, conversationIntegration, providerIntegration } from '../workspace/integrations.js';
 import { conversationForRecipient, recipientAddress } from './firstContact.js';
-import { messageViewSelect, type MessageView } from '../shared/views.js';
+import type { MessageView } from '../shared/views.js';
 import {
-  dispatchMessage,
+  deliverMessage,
   messagingAddress,
-  recordPendingMessage,
   templateSendInput,
   templateMessage,
   type MessageSender,
@@ -23,7 +23,7 @@ import {
 } from './outbound.js';
 import { providerFailure } from '../shared/providerFailure.js';
 import { mediaContent, mediaSendInput, storedMedia, type MediaSendInput } from './mediaInput.js';
-import type { MessagingProvider } from '../../adapters/providers/types.js';
+import type { MessagingProvider, Recipient } from '../../adapters/providers/types.js';
 import { messagingWindow } from './window.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
@@ -54,48 +54,57 @@ const sendInput = z
     }
   });
 
+type SendInput = z.infer<typeof sendInput>;
+
 /** What transports pass in, before validation (GraphQL gives a button's sub_type as any string). */
 export type MessageSendInput = { [Field in keyof z.input<typeof sendInput>]?: unknown };
 export type MessageSendResult = { message: MessageView };
 
-function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
-  const window = messagingWindow(lastInboundAt, now);
-  if (window.open) return;
-  throw new DomainError(
-    'MESSAGING_WINDOW_CLOSED',
-    "Free-form messages can only be sent within 24 hours of the contact's last message; send an approved template instead",
+/** The send's steps: validate; then, once per Idempotency-Key, check (checkedSend) and deliver (outbound.ts). The
+ * caller is resolved once, here, and handed to each step. */
+export async function sendMessage(ctx: Context, raw: MessageSendInput): Promise<MessageSendResult> {
+  const actor = requireActor(ctx);
+  const input = parseInput(sendInput, raw);
+  return withIdempotency(
+    ctx,
+    { workspaceId: actor.workspaceId, operation: 'messageSend', input },
     {
-      window_closed_at: window.closes_at?.toISOString() ?? null,
-      last_inbound_at: lastInboundAt?.toISOString() ?? null,
-      reason: 'a template message is required',
+      prepare: () => checkedSend(ctx, actor, input),
+      execute: async (send) => ({ message: await deliverMessage(ctx, send) }),
+      revive,
     },
   );
 }
 
-/** The integration a first contact goes through: the one named, else the workspace's connected one. */
-async function recipientIntegration(ctx: Context, workspaceId: string, integrationId: string | null | undefined) {
-  return integrationId ? conversationIntegration(ctx.prisma, workspaceId, integrationId) : connectedIntegration(ctx.prisma, workspaceId);
-}
-
-async function prepare(ctx: Context, actor: Actor, input: z.infer<typeof sendInput>): Promise<OutboundSend> {
-  if (!input.to) return prepareOn(ctx, actor, input, input.conversation_id!, null);
+/** Every check of a send, in order; a refused send has sent nothing and, but for a first contact's, written nothing. */
+async function checkedSend(ctx: Context, actor: Actor, input: SendInput): Promise<OutboundSend> {
   const { workspaceId } = actor;
-  const integration = await recipientIntegration(ctx, workspaceId, input.integration_id);
-  // The template is checked before the contact or conversation is created: a refused send writes nothing.
-  const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
-  const message = input.template ? await templateMessage(provider, input.template) : null;
-  const conversationId = await conversationForRecipient(ctx, workspaceId, integration, input.to, message !== null);
-  return prepareOn(ctx, actor, input, conversationId, message);
+  const first = input.to ? await firstContact(ctx, workspaceId, input.to, input) : null;
+  const conversation = await sendableConversation(ctx, workspaceId, first?.conversationId ?? input.conversation_id!);
+  const template = first?.template ?? (input.template ? await templateMessage(conversation.provider, input.template) : null);
+  if (!template) assertWindowOpen(conversation.lastInboundAt, Date.now());
+  const message = template ?? (input.media ? await mediaMessage(conversation.provider, input.media) : textMessage(input.body ?? ''));
+  const { id: conversationId, provider, to } = conversation;
+  return { workspaceId, sender: senderOf(actor), conversationId, provider, to, ...message };
 }
 
-async function prepareOn(
-  ctx: Context,
-  actor: Actor,
-  input: z.infer<typeof sendInput>,
-  conversationId: string,
-  checkedTemplate: OutboundMessage | null,
-): Promise<OutboundSend> {
-  const { workspaceId, keyId, agentRunId, session, userId } = actor;
+/**
+ * A send `to` an address: its conversation, found, or for a template opened with its contact. The template is
+ * checked first, on the integration named or else the workspace's connected one, so a refused send creates nothing.
+ */
+async function firstContact(ctx: Context, workspaceId: string, to: string, input: SendInput) {
+  const integration = input.integration_id
+    ? await conversationIntegration(ctx.prisma, workspaceId, input.integration_id)
+    : await connectedIntegration(ctx.prisma, workspaceId);
+  const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
+  const template = input.template ? await templateMessage(provider, input.template) : null;
+  return { conversationId: await conversationForRecipient(ctx, workspaceId, integration, to, template !== null), template };
+}
+
+type SendableConversation = { id: string; lastInboundAt: Date | null; provider: MessagingProvider; to: Recipient };
+
+/** The conversation a send goes on: the workspace's, not closed, its contact reachable, its integration connected. */
+async function sendableConversation(ctx: Context, workspaceId: string, conversationId: string): Promise<SendableConversation> {
   const conversation = await ctx.prisma.conversation.findFirst({
     where: { id: conversationId, company_id: workspaceId },
     select: {
@@ -121,18 +130,31 @@ async function prepareOn(
   }
   const integration = connectedIntegrationOf(conversation.integration, workspaceId);
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
-  const sender: MessageSender = agentRunId
-    ? { type: 'agent', id: agentRunId }
-    : session
-      ? { type: 'user', id: userId }
-      : { type: 'api_key', id: keyId };
-  const common = { workspaceId, sender, conversationId: conversation.id, provider, to };
-  if (checkedTemplate) return { ...common, ...checkedTemplate };
-  if (input.template) return { ...common, ...(await templateMessage(provider, input.template)) };
-  assertWindowOpen(conversation.last_message_at, Date.now());
-  if (input.media) return { ...common, ...(await mediaMessage(provider, input.media)) };
-  const body = input.body ?? '';
-  return { ...common, content: { type: 'text', body }, body, template: null };
+  return { id: conversation.id, lastInboundAt: conversation.last_message_at, provider, to };
+}
+
+function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
+  const window = messagingWindow(lastInboundAt, now);
+  if (window.open) return;
+  throw new DomainError(
+    'MESSAGING_WINDOW_CLOSED',
+    "Free-form messages can only be sent within 24 hours of the contact's last message; send an approved template instead",
+    {
+      window_closed_at: window.closes_at?.toISOString() ?? null,
+      last_inbound_at: lastInboundAt?.toISOString() ?? null,
+      reason: 'a template message is required',
+    },
+  );
+}
+
+/** Who the message is from: the AI agent's run, the signed-in person, or the API key. */
+function senderOf({ agentRunId, session, userId, keyId }: Actor): MessageSender {
+  if (agentRunId) return { type: 'agent', id: agentRunId };
+  return session ? { type: 'user', id: userId } : { type: 'api_key', id: keyId };
+}
+
+function textMessage(body: string): OutboundMessage {
+  return { content: { type: 'text', body }, body, template: null };
 }
 
 /** A media message; an upload goes to the provider's media store first, and is sent by the id it gets. */
@@ -154,30 +176,7 @@ async function mediaMessage(provider: MessagingProvider, media: MediaSendInput):
   };
 }
 
-async function deliver(ctx: Context, send: OutboundSend): Promise<MessageSendResult> {
-  const id = await recordPendingMessage(ctx.prisma, send);
-  const outcome = await dispatchMessage(ctx.statusMoves, send, id);
-  if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
-  const message = outcome.message ?? (await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect }));
-  return { message };
-}
-
 function revive(stored: unknown): MessageSendResult {
   const { message } = stored as { message: MessageView & { created_at: string } };
   return { message: { ...message, created_at: new Date(message.created_at) } };
-}
-
-/** The caller is resolved once, here, and handed to each step of the send. */
-export async function sendMessage(ctx: Context, raw: MessageSendInput): Promise<MessageSendResult> {
-  const actor = requireActor(ctx);
-  const input = parseInput(sendInput, raw);
-  return withIdempotency(
-    ctx,
-    { workspaceId: actor.workspaceId, operation: 'messageSend', input },
-    {
-      prepare: () => prepare(ctx, actor, input),
-      execute: (prepared) => deliver(ctx, prepared),
-      revive,
-    },
-  );
 }

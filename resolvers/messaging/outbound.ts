@@ -2,17 +2,19 @@
 // (status pending) before the provider is called, the provider is called outside any transaction, and its
 // outcome (sent with the provider's id, or failed with its error) is recorded after, with its message.status
 // event. The pending message is recorded with a message.created event, so dashboards see it at once. A
-// provider failure leaves the message recorded as failed, never lost.
+// provider failure leaves the message recorded as failed, never lost. A request's send takes the whole path in one
+// call (deliverMessage); a campaign records in its own transaction and dispatches after.
 import type { MessagingProvider, OutboundContent, Recipient } from '../../adapters/providers/types.js';
 import { fillTemplate } from '../../adapters/providers/templates.js';
 import type { TemplateRequest } from '../templates/templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
-import type { Db } from '../shared/context.js';
+import type { Context, Db } from '../shared/context.js';
+import { providerFailure } from '../shared/providerFailure.js';
 import { forwardMove } from './messageStatus.js';
 import type { Failure, StatusMoves } from '../shared/statusMoves.js';
 import { v7 as uuidv7 } from 'uuid';
 import { recordingMessageEvent } from './messageEvents.js';
-import type { MessageView } from '../shared/views.js';
+import { messageViewSelect, type MessageView } from '../shared/views.js';
 import { sendableTemplate } from '../templates/templates.js';
 
 export { templateInput, templateSendInput, type TemplateRequest } from '../templates/templateInput.js';
@@ -106,4 +108,13 @@ export async function dispatchMessage(statusMoves: StatusMoves, send: OutboundSe
   // A status report that arrived first may already have moved the message further; then this is a no-op.
   const moved = await statusMoves.move(workspaceId, forwardMove(messageId, 'sent', { provider_message_id: providerMessageId }));
   return { sent: true, providerMessageId, message: moved };
+}
+
+/** A checked send of a request (messageSend): recorded pending, handed to the provider, and answered as it stands
+ * after; the provider's refusal is PROVIDER_ERROR naming the message, which stays recorded as failed. */
+export async function deliverMessage(ctx: Pick<Context, 'prisma' | 'statusMoves'>, send: OutboundSend): Promise<MessageView> {
+  const id = await recordPendingMessage(ctx.prisma, send);
+  const outcome = await dispatchMessage(ctx.statusMoves, send, id);
+  if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
+  return outcome.message ?? (await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect }));
 }

@@ -11,7 +11,7 @@ import { createApiKeyAuthenticator } from '../../resolvers/workspace/apiKeyAuthe
 import { requestState } from '../../infra/http/requestState.js';
 import { createGateway } from '../../facades/core/gateway.js';
 import { useRestFacade } from '../../facades/rest/facade.js';
-import { restRoutes } from '../../facades/rest/routes.js';
+import { restSurface } from '../../facades/rest/routes.js';
 import { FACADE_TABLE } from '../../facades/operations/index.js';
 import type { RestRoute } from '../../facades/core/table.js';
 import { schema } from '../../schema/index.js';
@@ -348,7 +348,7 @@ describe('the deprecated customers routes', () => {
 });
 
 describe('the route table', () => {
-  const route = (operation: string, rest: RestRoute) => restRoutes(schema, [{ operation, rest: [rest] }]);
+  const route = (operation: string, rest: RestRoute) => restSurface(schema, [{ operation, rest: [rest] }]);
 
   it('refuses, at start-up, a route whose operation does not exist or does not fit its method and path', () => {
     expect(() => route('Widgets', { operationId: 'listWidgets', method: 'GET', path: '/widgets' })).toThrow(/Unknown operation Widgets/);
