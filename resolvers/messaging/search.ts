@@ -12,8 +12,6 @@ export const MESSAGES: SearchedTable = {
   matches: (row, term) => Prisma.sql`${row}.body ILIKE ${containsPattern(term)}`,
   indexed: (row, term) => {
     const piece = indexedPiece(term);
-    return isShortTerm(piece)
-      ? Prisma.sql`short_grams(${row}.body) @> ARRAY[lower(${piece})]`
-      : MESSAGES.matches(row, piece);
+    return isShortTerm(piece) ? Prisma.sql`short_grams(${row}.body) @> ARRAY[lower(${piece})]` : MESSAGES.matches(row, piece);
   },
 };
