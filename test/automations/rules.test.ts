@@ -100,7 +100,7 @@ describe('automations over REST', () => {
         { ...REFUNDS, conditions: { all: [{ all: [{ any: [] }] }] } },
         { 'conditions.all.0.all.0': 'must be a condition {field, operator, value}: groups nest one level only' },
       ],
-      [{ ...REFUNDS, actions: [{ type: 'launch_rocket' }] }, { 'actions.0': expect.stringMatching(/^must name a known action type/) }],
+      [{ ...REFUNDS, actions: [{ type: 'launch_rocket' }] }, { 'actions.0.type': expect.stringMatching(/^must name a known action type/) }],
       [{ ...REFUNDS, actions: [] }, { actions: 'must have at least 1 action' }],
       [
         { ...REFUNDS, actions: Array.from({ length: 11 }, () => ({ type: 'add_tag', tag: 'x' })) },
