@@ -1,6 +1,6 @@
 // The background workers of a process, started together and stopped through the shutdown registry: webhook
-// delivery with the event pruner, campaigns and AI agent runs, each when asked for. The server runs them in
-// process (WEBHOOK_WORKERS, CAMPAIGN_WORKERS, AGENT_WORKERS) and `npm run worker` runs them alone.
+// delivery with the event pruner, campaigns, AI agent runs and automations, each when asked for. The server runs
+// them in process (WEBHOOK_WORKERS, CAMPAIGN_WORKERS, AGENT_WORKERS, AUTOMATION_WORKERS) and `npm run worker` alone.
 import type { Logger } from 'pino';
 import type { Settings } from '../infra/config/settings.js';
 import type { ShutdownRegistry } from '../infra/shutdown.js';
@@ -14,6 +14,7 @@ import { agentOptionsFrom } from '../workers/agent/options.js';
 import { startAgentWorker } from '../workers/agent/worker.js';
 import type { RunOperation } from '../workers/agent/operations.js';
 import { startEventPruner } from '../workers/events/pruner.js';
+import { startAutomationWorker } from '../workers/automations/worker.js';
 
 /** The agent's way to the facades' operations: the gateway's in-process runner, under the call's actor (whose
  * scopes the schema checks as for any key) and its Idempotency-Key. Workers import no schema and no facade. */
@@ -29,7 +30,7 @@ export function agentOperations(services: Services): RunOperation {
   };
 }
 
-export type BackgroundWork = { webhooks: boolean; campaigns: boolean; agents: boolean };
+export type BackgroundWork = { webhooks: boolean; campaigns: boolean; agents: boolean; automations: boolean };
 
 export function startBackgroundWork(
   work: BackgroundWork,
@@ -56,5 +57,19 @@ export function startBackgroundWork(
     const agentWorker = startAgentWorker(services, agentOperations(services), agentOptionsFrom(settings), logger);
     shutdown.register({ name: 'agent workers', stage: 'drain', stop: () => agentWorker.stop() });
     logger.info({ concurrency: settings.AGENT_CONCURRENCY }, 'agent worker started');
+  }
+  if (work.automations) {
+    const automationWorker = startAutomationWorker(
+      services,
+      {
+        pollMs: settings.AUTOMATION_POLL_MS,
+        leaseMs: settings.AUTOMATION_LEASE_MS,
+        batchSize: 50,
+        userAgent: `messaging-crm/${context.version}`,
+      },
+      logger,
+    );
+    shutdown.register({ name: 'automations worker', stage: 'drain', stop: () => automationWorker.stop() });
+    logger.info({ poll_ms: settings.AUTOMATION_POLL_MS }, 'automations worker started');
   }
 }

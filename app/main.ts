@@ -106,7 +106,12 @@ logger.info(
 const backgroundStart = setTimeout(() => {
   cancelBackgroundStart();
   startBackgroundWork(
-    { webhooks: settings.WEBHOOK_WORKERS, campaigns: settings.CAMPAIGN_WORKERS, agents: settings.AGENT_WORKERS },
+    {
+      webhooks: settings.WEBHOOK_WORKERS,
+      campaigns: settings.CAMPAIGN_WORKERS,
+      agents: settings.AGENT_WORKERS,
+      automations: settings.AUTOMATION_WORKERS,
+    },
     { services: runtime.services, settings, version: VERSION, logger, shutdown },
   );
 }, BACKGROUND_START_DELAY_MS);

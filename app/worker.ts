@@ -36,6 +36,6 @@ shutdown.register({ name: 'metrics server', stage: 'close', stop: () => metrics.
 logger.info({ metrics_port: metrics.port }, `metrics on http://${settings.METRICS_HOST}:${metrics.port}/metrics`);
 
 startBackgroundWork(
-  { webhooks: true, campaigns: settings.CAMPAIGN_WORKERS, agents: settings.AGENT_WORKERS },
+  { webhooks: true, campaigns: settings.CAMPAIGN_WORKERS, agents: settings.AGENT_WORKERS, automations: settings.AUTOMATION_WORKERS },
   { services: runtime.services, settings, version: VERSION, logger, shutdown },
 );

@@ -37,6 +37,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date | IsoTimestamp };
     JSON: { Input: unknown; Output: unknown };
+    JSONList: { Input: unknown; Output: unknown };
   };
 }>({
   plugins: [ScopeAuthPlugin, PrismaPlugin],
@@ -87,6 +88,13 @@ builder.scalarType('DateTime', {
 
 builder.scalarType('JSON', {
   description: 'A free-form JSON value.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+/** A JSON array (an automation's actions, a run's outcomes), so that JSON Schema clients are told it is a list. */
+builder.scalarType('JSONList', {
+  description: 'A JSON array of objects.',
   serialize: (value) => value,
   parseValue: (value) => value,
 });

@@ -155,6 +155,70 @@ export type AnalyticsExportQueryVariables = Exact<{
 
 export type AnalyticsExportQuery = { analyticsExport: { filename: string, content_type: string, content: string } | null };
 
+export type AutomationFieldsFragment = { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string };
+
+export type AutomationsListQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type AutomationsListQuery = { automations: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string }> } | null };
+
+export type AutomationGetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type AutomationGetQuery = { automation: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+
+export type AutomationRunsListQueryVariables = Exact<{
+  id: string;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type AutomationRunsListQuery = { automationRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, rule_id: string, event_id: string, conversation_id: string | null, matched: boolean, actions: unknown, started_at: string, duration_ms: number }> } | null };
+
+export type AutomationCreateMutationVariables = Exact<{
+  name: string;
+  enabled?: boolean | null | undefined;
+  trigger: unknown;
+  conditions?: unknown;
+  actions: unknown;
+}>;
+
+
+export type AutomationCreateMutation = { automationCreate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+
+export type AutomationUpdateMutationVariables = Exact<{
+  id: string;
+  name?: string | null | undefined;
+  enabled?: boolean | null | undefined;
+  trigger?: unknown;
+  conditions?: unknown;
+  actions?: unknown;
+}>;
+
+
+export type AutomationUpdateMutation = { automationUpdate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+
+export type AutomationDeleteMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type AutomationDeleteMutation = { automationDelete: { id: string, name: string } | null };
+
+export type AutomationTestMutationVariables = Exact<{
+  id: string;
+  event_id?: string | null | undefined;
+}>;
+
+
+export type AutomationTestMutation = { automationTest: { evaluated: number, matched: number, results: Array<{ event_id: string, event_type: string, created_at: string, matched: boolean, actions: unknown }> } | null };
+
 export type CampaignProgressFieldsFragment = { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number };
 
 export type CampaignFieldsFragment = { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } };

@@ -4,6 +4,7 @@
 import type { FacadeEntry } from '../core/table.js';
 import { AGENT } from './agent.js';
 import { ANALYTICS } from './analytics.js';
+import { AUTOMATIONS } from './automations.js';
 import { CAMPAIGNS } from './campaigns.js';
 import { CONTACTS, TAGS } from './contacts.js';
 import { CONVERSATIONS } from './conversations.js';
@@ -31,4 +32,5 @@ export const FACADE_TABLE: readonly FacadeEntry[] = [
   ...ANALYTICS,
   ...CAMPAIGNS,
   ...AGENT,
+  ...AUTOMATIONS,
 ];

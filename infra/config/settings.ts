@@ -113,6 +113,9 @@ const schema = z
     AGENT_POLL_MS: milliseconds.default(500),
     AGENT_LEASE_MS: milliseconds.default(300_000),
     AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    AUTOMATION_WORKERS: boolean.default(true),
+    AUTOMATION_POLL_MS: milliseconds.default(250),
+    AUTOMATION_LEASE_MS: milliseconds.default(60_000),
     PUBLIC_BASE_URL: z
       .string()
       .url()

@@ -79,23 +79,31 @@ const ANNOUNCED_FIELDS = ['status', 'assigned_user_id', 'service_enabled', 'deta
  * Runs one change of a conversation and, in the same transaction, records `conversation.updated` with the
  * conversation as it now is and the announced fields that changed; a change that changes none records nothing.
  */
-async function changeWithEvent(
+function changeWithEvent(
   ctx: Context,
   workspaceId: string,
   id: string,
   change: (tx: Prisma.TransactionClient) => Promise<ConversationView | null>,
 ): Promise<ConversationView | null> {
-  return ctx.prisma.$transaction(async (tx) => {
-    // The row lock orders concurrent changes, so each event's `changes` compares with the state it replaced.
-    const [before] = await tx.$queryRaw<Pick<ConversationView, (typeof ANNOUNCED_FIELDS)[number]>[]>`
-      SELECT status, assigned_user_id::text AS assigned_user_id, service_enabled, details
-      FROM conversations WHERE id = ${id}::uuid FOR UPDATE`;
-    const after = await change(tx);
-    if (!before || !after) return after;
-    const changes = ANNOUNCED_FIELDS.filter((field) => !isDeepStrictEqual(before[field], after[field]));
-    if (changes.length > 0) {
-      await recordEvent(tx, { workspaceId, type: 'conversation.updated', data: { conversation: after, changes } });
-    }
-    return after;
-  });
+  return ctx.prisma.$transaction((tx) => changeInTransaction(tx, workspaceId, id, change));
+}
+
+/** changeWithEvent inside a transaction the caller holds (an automation run's, whose actions commit together). */
+export async function changeInTransaction(
+  tx: Prisma.TransactionClient,
+  workspaceId: string,
+  id: string,
+  change: (tx: Prisma.TransactionClient) => Promise<ConversationView | null>,
+): Promise<ConversationView | null> {
+  // The row lock orders concurrent changes, so each event's `changes` compares with the state it replaced.
+  const [before] = await tx.$queryRaw<Pick<ConversationView, (typeof ANNOUNCED_FIELDS)[number]>[]>`
+    SELECT status, assigned_user_id::text AS assigned_user_id, service_enabled, details
+    FROM conversations WHERE id = ${id}::uuid FOR UPDATE`;
+  const after = await change(tx);
+  if (!before || !after) return after;
+  const changes = ANNOUNCED_FIELDS.filter((field) => !isDeepStrictEqual(before[field], after[field]));
+  if (changes.length > 0) {
+    await recordEvent(tx, { workspaceId, type: 'conversation.updated', data: { conversation: after, changes } });
+  }
+  return after;
 }

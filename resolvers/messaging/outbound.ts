@@ -29,8 +29,8 @@ export type OutboundMessage = {
   media?: Record<string, unknown>;
 };
 
-/** Who wrote a message: the contact, a user, an API key, the AI agent or a campaign, and its id. */
-export type MessageSender = { type: 'contact' | 'user' | 'api_key' | 'agent' | 'campaign'; id: string | null };
+/** Who wrote a message: the contact, a user, an API key, the AI agent, a campaign or an automation rule, and its id. */
+export type MessageSender = { type: 'contact' | 'user' | 'api_key' | 'agent' | 'campaign' | 'automation'; id: string | null };
 
 export type OutboundSend = OutboundMessage & {
   workspaceId: string;

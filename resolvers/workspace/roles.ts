@@ -11,7 +11,9 @@ export const SESSION_PERMISSIONS = ['keys', 'team', 'integrations'] as const;
 export type SessionPermission = (typeof SESSION_PERMISSIONS)[number];
 
 /** Members work the inbox and contacts; webhooks, campaigns and the AI agent's settings are for owners and admins. */
-const MEMBER_SCOPES: readonly KeyScope[] = ALL_KEY_SCOPES.filter((scope) => !['webhooks', 'campaigns', 'agent'].includes(scope));
+const MEMBER_SCOPES: readonly KeyScope[] = ALL_KEY_SCOPES.filter(
+  (scope) => !['webhooks', 'campaigns', 'agent', 'automations'].includes(scope),
+);
 
 const ROLE_KEY_SCOPES: Record<Role, readonly KeyScope[]> = {
   owner: KEY_SCOPES,

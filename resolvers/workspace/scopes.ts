@@ -1,7 +1,8 @@
 // API key scopes. The guides name conversations, customers, messages, templates, tags and users; the
 // machine-readable description names `contacts:read` for the contacts endpoints (a conflict, see
 // docs/api-decisions.md): it is accepted and grants reading customers. `webhooks`, `scheduling`, `knowledge`,
-// `analytics`, `campaigns` and `agent` (the AI agent's settings) are this service's own.
+// `analytics`, `campaigns`, `agent` (the AI agent's settings) and `automations` (rules and their runs) are this
+// service's own.
 export const KEY_SCOPES = [
   'conversations',
   'customers',
@@ -16,6 +17,7 @@ export const KEY_SCOPES = [
   'analytics',
   'campaigns',
   'agent',
+  'automations',
 ] as const;
 
 export type KeyScope = (typeof KEY_SCOPES)[number];
@@ -40,6 +42,7 @@ const GRANTED_BY: Record<Permission, readonly string[]> = {
   analytics: ['analytics'],
   campaigns: ['campaigns'],
   agent: ['agent'],
+  automations: ['automations'],
   keys: ['keys'],
   team: ['team'],
   integrations: ['integrations'],

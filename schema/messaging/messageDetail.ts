@@ -51,10 +51,11 @@ const MessageTemplate = builder.objectRef<{ name: string; language: string }>('M
 const MessageSender = builder.objectRef<{ type: string; id: string | null }>('MessageSender').implement({
   description: 'Who wrote the message.',
   fields: (t) => ({
-    type: t.exposeString('type', oneOf(['contact', 'user', 'api_key', 'agent', 'campaign'])),
+    type: t.exposeString('type', oneOf(['contact', 'user', 'api_key', 'agent', 'campaign', 'automation'])),
     id: t.exposeString('id', {
       nullable: true,
-      description: "The contact's, user's, API key's or campaign's id; null for the agent and for sends recorded before senders were.",
+      description:
+        "The contact's, user's, API key's, campaign's or automation rule's id; null for the agent and for sends recorded before senders were.",
     }),
   }),
 });

@@ -132,7 +132,7 @@ export const JSON_MAX_BYTES = 16 * 1024;
  * the field's name instead of failing in the database; a JSON value also keeps within its bounds. */
 function contentReason(type: GraphQLLeafType, value: unknown): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? NUL_REASON : null;
-  if (type.name !== 'JSON') return null;
+  if (type.name !== 'JSON' && type.name !== 'JSONList') return null;
   const reason = jsonStructureReason(value);
   if (reason) return reason;
   return Buffer.byteLength(JSON.stringify(value) ?? '') > JSON_MAX_BYTES ? `must be at most ${JSON_MAX_BYTES} bytes as JSON` : null;
@@ -221,6 +221,7 @@ const SCALARS: Record<string, JsonSchema> = {
   Boolean: { type: 'boolean' },
   DateTime: { type: 'string', format: 'date-time', description: 'ISO 8601 date-time in UTC.' },
   JSON: { type: 'object', description: 'A free-form JSON object.' },
+  JSONList: { type: 'array', items: { type: 'object' }, description: 'A JSON array of objects.' },
 };
 
 export function described(schema: JsonSchema, description: string | null | undefined): JsonSchema {

@@ -15,6 +15,14 @@ import { KEY_SCOPES } from '../../resolvers/workspace/scopes.js';
 import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { projectPath } from '../../infra/paths.js';
 
+/** An automation rule the samples create. */
+const AUTOMATION = {
+  name: 'Refunds',
+  trigger: { event: 'message.received' },
+  conditions: { all: [{ field: 'message.text', operator: 'contains', value: 'refund' }] },
+  actions: [{ type: 'add_tag', tag: 'refund' }],
+};
+
 const REST_ROUTES = FACADE_TABLE.flatMap((entry) => entry.rest ?? []);
 
 let h: Harness;
@@ -60,6 +68,7 @@ type Records = {
     appointmentId: string;
     knowledgeDocumentId: string;
     knowledgeFaqId: string;
+    automationId: string;
     publicId: string;
     campaignId: string;
   };
@@ -67,6 +76,8 @@ type Records = {
   campaigns: Campaigns;
   scheduling: Scheduling;
   knowledge: { toEdit: string; toDelete: string; faqToEdit: string; faqToDelete: string };
+  /** Automation rules of the seed's workspace, and a key of a workspace holding the most rules it may. */
+  automations: { toEdit: string; toDelete: string; crowdedKey: string };
   /** A key of a workspace whose newest integration is whatsapp, at a Graph API that does not answer. */
   whatsappKey: string;
 };
@@ -200,6 +211,19 @@ async function createRecords(): Promise<Records> {
     idOf('POST', '/api/v1/knowledge/documents', { title: 'Returns', content: 'Refunds within 30 days.' }, key);
   const faq = (key = seed.key) =>
     idOf('POST', '/api/v1/knowledge/faqs', { question: 'Do you ship abroad?', answer: 'Yes, across Europe.' }, key);
+  const automation = (key = seed.key) => idOf('POST', '/api/v1/automations', AUTOMATION, key);
+  const otherAutomationsKey = await h.key(otherWorkspaceId, ['automations']);
+  const crowded = await h.workspace('Crowded automations');
+  await prisma.automationRule.createMany({
+    data: Array.from({ length: 100 }, (_, index) => ({
+      company_id: crowded.workspace_id,
+      name: `Rule ${index}`,
+      trigger: AUTOMATION.trigger,
+      trigger_event: AUTOMATION.trigger.event,
+      conditions: { all: [] },
+      actions: AUTOMATION.actions,
+    })),
+  });
   await prisma.webhookDelivery.update({ where: { id: failedDeliveryId }, data: { status: 'failed', next_attempt_at: null } });
   const campaign = async (data: Partial<Prisma.CampaignUncheckedCreateInput>, workspaceId = company_id) =>
     (
@@ -305,6 +329,7 @@ async function createRecords(): Promise<Records> {
       appointmentId: await book(foreignTypeId, seed.foreignContactId, otherSchedulingKey),
       knowledgeDocumentId: await document(otherSchedulingKey),
       knowledgeFaqId: await faq(otherSchedulingKey),
+      automationId: await automation(otherAutomationsKey),
       publicId: (await prisma.workspace.findUniqueOrThrow({ where: { id: otherWorkspaceId } })).public_id,
       campaignId: await campaign({}, otherWorkspaceId),
     },
@@ -337,6 +362,7 @@ async function createRecords(): Promise<Records> {
       publicId: (await prisma.workspace.findUniqueOrThrow({ where: { id: company_id } })).public_id,
     },
     knowledge: { toEdit: await document(), toDelete: await document(), faqToEdit: await faq(), faqToDelete: await faq() },
+    automations: { toEdit: await automation(), toDelete: await automation(), crowdedKey: crowded.api_key },
     webhooks: {
       toEdit: await subscribe(),
       toDelete: await subscribe(),
@@ -417,6 +443,7 @@ const samples = (): Record<string, Sample> => {
   const appointment = (id: string) => ({ path: { id }, foreign: { id: records.foreign.appointmentId } });
   const knowledgeDocument = (id: string) => ({ path: { id }, foreign: { id: records.foreign.knowledgeDocumentId } });
   const knowledgeFaq = (id: string) => ({ path: { id }, foreign: { id: records.foreign.knowledgeFaqId } });
+  const automationRule = (id: string) => ({ path: { id }, foreign: { id: records.foreign.automationId } });
   const range = () => `?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&to=${encodeURIComponent(IN_A_WEEK())}`;
   const campaigns = records.campaigns;
   const campaign = (id: string) => ({ path: { id }, foreign: { id: records.foreign.campaignId } });
@@ -596,6 +623,17 @@ const samples = (): Record<string, Sample> => {
       badBody: { question: 5 },
     },
     deleteKnowledgeFaq: knowledgeFaq(records.knowledge.faqToDelete),
+    listAutomations: { query: '?limit=2', badQuery: '?limit=0' },
+    createAutomation: {
+      body: () => AUTOMATION,
+      badBody: { ...AUTOMATION, trigger: { event: 'message.sent' } },
+      errors: { CONFLICT: { body: AUTOMATION, key: records.automations.crowdedKey } },
+    },
+    getAutomation: automationRule(records.automations.toEdit),
+    updateAutomation: { ...automationRule(records.automations.toEdit), body: () => ({ enabled: false }), badBody: { actions: [] } },
+    deleteAutomation: automationRule(records.automations.toDelete),
+    listAutomationRuns: { ...automationRule(records.automations.toEdit), query: '?limit=2', badQuery: '?limit=0' },
+    testAutomation: { ...automationRule(records.automations.toEdit), body: () => ({}), badBody: { event_id: 'nope' } },
     getAgentSettings: {},
     updateAgentSettings: { body: () => ({ greeting: 'Hello!', handoff_keywords: ['human'] }), badBody: { kind: 'robot' } },
     listAgentRuns: { ...ofConversation, query: '?limit=5', badQuery: '?limit=500' },

@@ -55,7 +55,10 @@ const DATABASE_ONLY = {
     `knowledge_documents.search GENERATED ALWAYS AS ((setweight(to_tsvector('english'::regconfig, title), 'A'::"char") || setweight(to_tsvector('english'::regconfig, content), 'B'::"char"))) STORED`,
   ],
   expressionIndexes: [`CREATE INDEX messages_body_grams_idx ON public.messages USING gin (short_grams(VARIADIC ARRAY[body]))`],
-  partialIndexes: [`CREATE INDEX events_undispatched_idx ON public.events USING btree (id) WHERE (dispatched_at IS NULL)`],
+  partialIndexes: [
+    `CREATE INDEX events_undispatched_idx ON public.events USING btree (id) WHERE (dispatched_at IS NULL)`,
+    `CREATE INDEX events_automations_pending_idx ON public.events USING btree (id) WHERE (automations_done_at IS NULL)`,
+  ],
   exclusionConstraints: [
     `appointments.appointments_no_overlap: EXCLUDE USING gist (company_id WITH =, tstzrange(start_at, blocked_until) WITH &&) WHERE ((status = 'scheduled'::text))`,
   ],

@@ -1,0 +1,156 @@
+// An automation's actions, each done in the run's transaction (they commit together). What leaves the service (a
+// reply or template handed to the provider, a webhook POST) is recorded in the transaction and returned as work
+// to do after the commit, so nothing is sent for a run that rolled back. A failing action throws; the run
+// (run.ts) rolls that action back to its savepoint and records the error.
+import { Prisma } from '../../prisma/generated/prisma/client.js';
+import type { Db, Services } from '../shared/context.js';
+import { DomainError } from '../shared/errors.js';
+import { changeInTransaction } from '../conversations/changes.js';
+import { conversationViewSelect } from '../shared/views.js';
+import { dispatchMessage, messagingAddress, recordPendingMessage, templateMessage, type OutboundSend } from '../messaging/outbound.js';
+import { messagingWindow } from '../messaging/window.js';
+import { connectedIntegrationOf, providerIntegration } from '../workspace/integrations.js';
+import type { Action } from './ruleInput.js';
+import type { Subject } from './subject.js';
+
+/** What is done after the run's commit. */
+export type AfterCommit = () => Promise<void>;
+
+export type ActionScope = { tx: Db; services: Services; workspaceId: string; ruleId: string; subject: Subject };
+
+/** `{{contact.name}}`, `{{contact.email}}`, `{{contact.phone_number}}` and `{{contact.metadata.<path>}}` filled from the contact. */
+export function fillContactFields(text: string, contact: Subject['contact']): string {
+  return text.replace(/\{\{\s*contact\.([A-Za-z0-9_.]+)\s*\}\}/g, (_whole, path: string) => {
+    let node: unknown = contact;
+    for (const key of path.split('.'))
+      node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+    return typeof node === 'string' || typeof node === 'number' ? String(node) : '';
+  });
+}
+
+function changeConversation(scope: ActionScope, data: Prisma.ConversationUpdateInput) {
+  const { id } = scope.subject.conversation;
+  return changeInTransaction(scope.tx, scope.workspaceId, id, (tx) =>
+    tx.conversation.update({ where: { id }, data, select: conversationViewSelect }),
+  );
+}
+
+async function tagId(scope: ActionScope, name: string): Promise<string> {
+  const tag = await scope.tx.tag.upsert({
+    where: { company_id_name: { company_id: scope.workspaceId, name } },
+    create: { company_id: scope.workspaceId, name },
+    update: {},
+    select: { id: true },
+  });
+  return tag.id;
+}
+
+/** The send of a message on the subject's conversation through its own integration, under the rule. */
+async function outboundSend(scope: ActionScope, freeForm: boolean): Promise<Omit<OutboundSend, 'content' | 'body' | 'template'>> {
+  const conversation = await scope.tx.conversation.findUniqueOrThrow({
+    where: { id: scope.subject.conversation.id },
+    select: {
+      status: true,
+      last_message_at: true,
+      integration: true,
+      customer: { select: { wa_id: true, phone_number: true, bsuid: true } },
+    },
+  });
+  if (conversation.status === 'closed')
+    throw new DomainError('CONVERSATION_CLOSED', 'The conversation is closed; messages cannot be sent on it');
+  if (freeForm && !messagingWindow(conversation.last_message_at, Date.now()).open) {
+    throw new DomainError('MESSAGING_WINDOW_CLOSED', "A free-form reply can only be sent within 24 hours of the contact's last message");
+  }
+  const to = messagingAddress(conversation.customer);
+  if (!to) throw new DomainError('VALIDATION_ERROR', 'The contact has no messaging address');
+  const integration = connectedIntegrationOf(conversation.integration, scope.workspaceId);
+  const provider = scope.services.messaging.for(providerIntegration(scope.services.secrets, integration));
+  return {
+    workspaceId: scope.workspaceId,
+    sender: { type: 'automation', id: scope.ruleId },
+    conversationId: scope.subject.conversation.id,
+    provider,
+    to,
+  };
+}
+
+async function send(scope: ActionScope, send: OutboundSend): Promise<AfterCommit> {
+  const id = await recordPendingMessage(scope.tx, send);
+  return async () => {
+    const outcome = await dispatchMessage(scope.services.statusMoves, send, id);
+    if (!outcome.sent)
+      throw new Error(`the provider refused the message: ${outcome.error instanceof Error ? outcome.error.message : 'unknown error'}`);
+  };
+}
+
+/** Does one action in the run's transaction; returns what is left to do after the commit, if anything. */
+export async function performAction(
+  scope: ActionScope,
+  action: Action,
+  postWebhook: (url: string, body: string) => Promise<void>,
+): Promise<AfterCommit | void> {
+  const { tx, subject } = scope;
+  switch (action.type) {
+    case 'add_tag':
+      await tx.customerTag.createMany({
+        data: [{ customer_id: subject.contact.id, tag_id: await tagId(scope, action.tag) }],
+        skipDuplicates: true,
+      });
+      return;
+    case 'remove_tag':
+      await tx.customerTag.deleteMany({
+        where: { customer_id: subject.contact.id, tag: { company_id: scope.workspaceId, name: action.tag } },
+      });
+      return;
+    case 'assign': {
+      const user = await tx.user.findFirst({ where: { id: action.user_id, company_id: scope.workspaceId }, select: { id: true } });
+      if (!user) throw new DomainError('VALIDATION_ERROR', 'The user to assign is not a person of this workspace');
+      await changeConversation(scope, { assigned_user: { connect: { id: user.id } } });
+      return;
+    }
+    case 'set_status':
+      await changeConversation(scope, { status: action.status, closed_at: action.status === 'closed' ? new Date() : null });
+      return;
+    case 'agent':
+      await changeConversation(scope, { service_enabled: action.enabled });
+      return;
+    case 'note':
+      await tx.note.create({
+        data: {
+          company_id: scope.workspaceId,
+          conversation_id: subject.conversation.id,
+          body: fillContactFields(action.body, subject.contact),
+        },
+      });
+      return;
+    case 'set_contact_field':
+      await tx.customer.update({
+        where: { id: subject.contact.id },
+        data: { [action.field]: fillContactFields(action.value, subject.contact) },
+      });
+      return;
+    case 'reply': {
+      const body = fillContactFields(action.text, subject.contact);
+      return send(scope, { ...(await outboundSend(scope, true)), content: { type: 'text', body }, body, template: null });
+    }
+    case 'send_template': {
+      const common = await outboundSend(scope, false);
+      const parameters = action.parameters.map((parameter) => fillContactFields(parameter, subject.contact));
+      return send(scope, {
+        ...common,
+        ...(await templateMessage(common.provider, { name: action.name, language: action.language, parameters })),
+      });
+    }
+    case 'webhook': {
+      const body = JSON.stringify({
+        type: 'automation.webhook',
+        rule_id: scope.ruleId,
+        event_id: subject.eventId,
+        conversation_id: subject.conversation.id,
+        contact_id: subject.contact.id,
+        message: subject.message ? { id: subject.message.id, text: subject.message.text } : null,
+      });
+      return () => postWebhook(action.url, body);
+    }
+  }
+}
