@@ -32,5 +32,6 @@ import './analytics/analytics.js';
 import './campaigns/campaigns.js';
 import './agent/agent.js';
 import './events/events.js';
+import './oauth/oauth.js';
 
 export const schema = lexicographicSortSchema(withNullableRootFields(builder.toSchema()));

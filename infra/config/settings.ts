@@ -113,6 +113,14 @@ const schema = z
     AGENT_POLL_MS: milliseconds.default(500),
     AGENT_LEASE_MS: milliseconds.default(300_000),
     AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    // OAuth for MCP (docs/api-decisions.md, "OAuth for MCP"): token lifetimes.
+    OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+    OAUTH_REFRESH_TOKEN_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(31_536_000)
+      .default(30 * 86_400),
     PUBLIC_BASE_URL: z
       .string()
       .url()
