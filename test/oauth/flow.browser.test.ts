@@ -4,7 +4,7 @@
 // consents in Chromium on the console's page (seeing the app's name and where it goes back), the code is exchanged
 // with PKCE, and the token lists tools and reads a conversation resource. Then: the refresh token rotates, a reused
 // one revokes the family, revocation ends the token, Connected apps shows and disconnects the app, and REST and
-// GraphQL refuse the token.
+// GraphQL refuse the token; Settings → Connected apps in Chromium disconnects an app and its token stops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -173,5 +173,42 @@ describe('an AI assistant connecting by OAuth', () => {
     ).rejects.toThrow();
     const listed = await asPerson(h, owner, '{ connectedApps { id } }');
     expect((listed.body.data.connectedApps as { id: string }[]).map((one) => one.id)).not.toContain(app?.id);
+  });
+
+  it('Settings → Connected apps shows the app with its person, and Disconnect ends its token at once', async () => {
+    const provider = new MemoryOAuthProvider('Disconnected Assistant');
+    const { client } = await connectByOAuth(provider);
+    await client.close();
+    const token = provider.tokens()!.access_token;
+    const initialize = () =>
+      h.fetch('/mcp', {
+        method: 'POST',
+        key: token,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
+      });
+    expect((await initialize()).status).toBe(200);
+
+    const context = await session.browser.newContext();
+    try {
+      const page = await context.newPage();
+      page.on('dialog', (dialog) => void dialog.accept());
+      await page.goto(`${origin}/settings/connected-apps`);
+      await page.getByLabel('E-mail').fill(ownerEmail);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'Disconnected Assistant' });
+      await expect.poll(() => row.innerText()).toContain('conversations');
+      await row.getByRole('button', { name: 'Disconnect' }).click();
+      await expect.poll(() => row.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+    expect((await initialize()).status).toBe(401);
   });
 });
