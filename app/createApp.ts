@@ -24,6 +24,9 @@ import { requestState } from '../infra/http/requestState.js';
 import { corsFor } from '../infra/http/crossOrigin.js';
 import { useProviderCallback } from '../facades/public/whatsapp/callback.js';
 import { useAuthRoutes } from '../facades/auth/routes.js';
+import { useOAuthRoutes } from '../facades/oauth/routes.js';
+import { mcpChallenge } from '../facades/oauth/paths.js';
+import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from '../resolvers/oauth/tokens.js';
 import { useConsolePages } from '../facades/console/pages.js';
 import { useGraphiQLPage } from '../facades/console/graphiql.js';
 import { createEdge, type Edge } from './edge.js';
@@ -48,6 +51,11 @@ export function createApp(services: Services, options: AppOptions) {
   const authenticators = {
     keys: createApiKeyAuthenticator(services.prisma, { ttlMs: edge.apiKeyCacheMs, changes: services.keyChanges }),
     sessions: createSessionAuthenticator(services.prisma),
+    mcpTokens: {
+      recognizes: (credential: string) => credential.startsWith(ACCESS_TOKEN_PREFIX),
+      authenticate: (token: string) => authenticateAccessToken(services.prisma, token, services.publicUrls.mcpResource()),
+      challenge: () => mcpChallenge(services.publicUrls.oauthIssuer()),
+    },
   };
   const mcp = useMcp(gateway, {
     allowedOrigins: [],
@@ -79,6 +87,7 @@ export function createApp(services: Services, options: AppOptions) {
         actor: state.actor,
         requestId: state.requestId,
         idempotencyKey: request.headers.get('idempotency-key'),
+        ...(state.oauthDoor ? { oauthDoor: true as const } : {}),
         ...(state.signInDoor ? { signInDoor: { clientAddress: state.signInDoor.clientAddress, attempts: edge.signIn.limiter } } : {}),
       };
     },
@@ -99,6 +108,7 @@ export function createApp(services: Services, options: AppOptions) {
       useRequestIdOnErrors(),
       useNotAcceptableBody(),
       useAuthRoutes({ gateway, clientOf: edge.signIn.clientOf }),
+      useOAuthRoutes({ gateway, issuer: services.publicUrls.oauthIssuer, resource: services.publicUrls.mcpResource }),
       useTransportInput(),
       useBookingPage(gateway),
       useRestFacade({

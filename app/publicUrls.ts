@@ -6,6 +6,7 @@ import { bookingPagePath } from '../facades/public/booking/pageRoute.js';
 import { calendarFeedPath } from '../facades/public/calendar/feedRoute.js';
 import { WHATSAPP_CALLBACK_PATH } from '../facades/public/whatsapp/callback.js';
 import { INVITATION_PAGE_PATH } from '../facades/auth/paths.js';
+import { MCP_PATHS } from '../facades/mcp/plugin.js';
 
 /** The sandbox speaks the WhatsApp Cloud API's webhook payloads, so both are called back at one route. */
 const CALLBACK_PATHS: Record<ProviderName, string> = { whatsapp: WHATSAPP_CALLBACK_PATH, sandbox: WHATSAPP_CALLBACK_PATH };
@@ -18,5 +19,7 @@ export function createPublicUrls(baseUrl: string | (() => string)): PublicUrls {
     calendarFeed: (token) => `${base()}${calendarFeedPath(token)}`,
     providerCallback: (provider) => `${base()}${CALLBACK_PATHS[provider]}`,
     invitation: (token) => `${base()}${INVITATION_PAGE_PATH}#${token}`,
+    oauthIssuer: () => base(),
+    mcpResource: () => `${base()}${MCP_PATHS.streamable}`,
   };
 }

@@ -13,7 +13,7 @@ import { createSecretBox, loadEncryptionKey } from '../infra/crypto/secrets.js';
 import type { Logger } from 'pino';
 import type { Services } from '../resolvers/shared/context.js';
 import { createLogger } from '../infra/observability/logger.js';
-import { closeServices, createServices, messagingSettings } from './services.js';
+import { closeServices, createServices, messagingSettings, oauthSettings } from './services.js';
 import { createTargetGuard } from '../infra/net/targetGuard.js';
 import { runningServerAddress } from './serverAddress.js';
 
@@ -54,6 +54,7 @@ export async function openRuntime(settings: Settings, options: RuntimeOptions): 
     version: VERSION,
     logger,
     messaging: messagingSettings(settings),
+    oauth: oauthSettings(settings),
     media: { directory: join(settings.DATA_DIR, 'media'), maxBytes: settings.MEDIA_CACHE_MAX_BYTES },
     webhookTargets: createTargetGuard({ allowedHosts: settings.WEBHOOK_ALLOWED_HOSTS }),
     // PUBLIC_BASE_URL, else where the server listens: this process's own, or the running server's that the CLI works

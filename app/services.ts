@@ -2,11 +2,12 @@
 // wiring the sandbox's delivery reports into the same status path the provider webhook uses. Shared by the
 // server, the CLI and the test harness.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/prisma/client.js';
 import type { SecretBox } from '../infra/crypto/secrets.js';
 import type { SqlConnection } from '../infra/db/sql.js';
-import type { Settings } from '../infra/config/settings.js';
+import { loadSettings, type Settings } from '../infra/config/settings.js';
 import { createMessagingProviders, type MessagingSettings } from '../adapters/providers/registry.js';
 import type { Services } from '../resolvers/shared/context.js';
 import type { TargetGuard } from '../infra/net/targetGuard.js';
@@ -17,6 +18,8 @@ import { createPublicUrls } from './publicUrls.js';
 import { createEventHub, type Listen } from '../resolvers/events/hub.js';
 import { createKeyChanges } from '../resolvers/workspace/keyChanges.js';
 import { createMediaFiles, type MediaFilesOptions } from '../infra/media/mediaFiles.js';
+import { createOutboundClient } from '../infra/net/outbound.js';
+import { createClientDocuments } from '../resolvers/oauth/clientDocuments.js';
 
 export type ServiceOptions = {
   prisma: PrismaClient;
@@ -33,7 +36,17 @@ export type ServiceOptions = {
   listen: Listen;
   /** Where media files fetched from the provider are kept, and how many bytes of them at most. */
   media: MediaFilesOptions;
+  /** OAuth token lifetimes, and extra CA certificates the client metadata documents' hosts may be signed by. */
+  oauth?: { accessTokenSeconds: number; refreshTokenSeconds: number; extraCa?: string[] };
 };
+
+export function oauthSettings(settings: Settings): NonNullable<ServiceOptions['oauth']> {
+  return {
+    accessTokenSeconds: settings.OAUTH_ACCESS_TOKEN_SECONDS,
+    refreshTokenSeconds: settings.OAUTH_REFRESH_TOKEN_SECONDS,
+    ...(settings.WEBHOOK_CA_FILE ? { extraCa: [readFileSync(settings.WEBHOOK_CA_FILE, 'utf8')] } : {}),
+  };
+}
 
 export function messagingSettings(settings: Settings): MessagingSettings {
   return {
@@ -47,6 +60,7 @@ export function messagingSettings(settings: Settings): MessagingSettings {
 
 export function createServices(options: ServiceOptions): Services {
   const { logger } = options;
+  const oauth = options.oauth ?? oauthSettings(loadSettings({}));
   const services: Services = {
     prisma: options.prisma,
     sql: options.sql,
@@ -56,6 +70,17 @@ export function createServices(options: ServiceOptions): Services {
     publicUrls: createPublicUrls(options.publicBaseUrl),
     mediaFiles: createMediaFiles(options.media),
     statusMoves: createStatusMoves(options.prisma),
+    oauth: {
+      accessTokenSeconds: oauth.accessTokenSeconds,
+      refreshTokenSeconds: oauth.refreshTokenSeconds,
+      clientDocuments: createClientDocuments(
+        createOutboundClient({
+          guard: options.webhookTargets,
+          userAgent: `MessagingCRM-OAuth/${options.version}`,
+          ...(oauth.extraCa ? { extraCa: oauth.extraCa } : {}),
+        }),
+      ),
+    },
     keyChanges: createKeyChanges(options.listen, (err) => logger.error({ err }, 'key changes could not be heard')),
     events: createEventHub({
       prisma: options.prisma,
@@ -77,4 +102,5 @@ export async function closeServices(services: Services): Promise<void> {
   await services.events.close();
   await services.keyChanges.close();
   await services.messaging.close();
+  services.oauth.clientDocuments.close();
 }

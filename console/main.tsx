@@ -17,6 +17,8 @@ import { TeamPage } from './pages/people/team.js';
 import { IntegrationsPage } from './pages/workspace/integrations.js';
 import { AccountPage } from './pages/people/account.js';
 import { AgentPage } from './pages/agent/agent.js';
+import { ConsentPage } from './pages/oauth/consent.js';
+import { ConnectedAppsPage } from './pages/oauth/connectedApps.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -45,6 +47,7 @@ function Layout() {
           {canManage(current, 'team') ? <NavLink href="/settings/team">Team</NavLink> : null}
           {canManage(current, 'integrations') ? <NavLink href="/settings/integrations">Integrations</NavLink> : null}
           {canManage(current, 'agent') ? <NavLink href="/settings/agent">AI agent</NavLink> : null}
+          <NavLink href="/settings/connected-apps">Connected apps</NavLink>
           <NavLink href="/settings/account">Account</NavLink>
           <a href="/graphql" target="_blank" rel="noopener">
             GraphiQL
@@ -67,6 +70,7 @@ function Layout() {
           <Route path="/settings/team" component={managedBy('team', TeamPage)} />
           <Route path="/settings/integrations" component={managedBy('integrations', IntegrationsPage)} />
           <Route path="/settings/agent" component={managedBy('agent', AgentPage)} />
+          <Route path="/settings/connected-apps" component={ConnectedAppsPage} />
           <Route path="/settings/account" component={AccountPage} />
           <Route default component={NotFound} />
         </Router>
@@ -113,6 +117,7 @@ function SignedOut() {
 }
 
 function App() {
+  const { path } = useLocation();
   useEffect(() => {
     void loadSession();
   }, []);
@@ -120,9 +125,7 @@ function App() {
   return session.value === null ? (
     <SignedOut />
   ) : (
-    <Provider value={client}>
-      <Layout />
-    </Provider>
+    <Provider value={client}>{path === '/oauth/consent' ? <ConsentPage /> : <Layout />}</Provider>
   );
 }
 

@@ -22,17 +22,24 @@ function requiredPermissions(failure: AuthFailure): string[] {
   }
 }
 
-function refusesDoor(failure: AuthFailure): boolean {
+/** Scopes that are doors rather than permissions: who may run the field, said in words when refused. */
+const DOOR_REFUSALS: Record<string, string> = {
+  signInDoor: SIGN_IN_DOOR_ONLY,
+  oauthDoor: 'The OAuth endpoints run this field only through their /oauth routes',
+  person: 'Only a person signed in to the console may do this',
+};
+
+function refusedDoor(failure: AuthFailure): string | undefined {
   if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
-    return failure.failures.some(refusesDoor);
+    return failure.failures.map(refusedDoor).find(Boolean);
   }
-  return failure.kind === AuthScopeFailureType.AuthScope && failure.scope === 'signInDoor';
+  return failure.kind === AuthScopeFailureType.AuthScope ? DOOR_REFUSALS[failure.scope] : undefined;
 }
 
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { public: boolean; permission: Permission; signInDoor: boolean };
+  AuthScopes: { public: boolean; permission: Permission; signInDoor: boolean; oauthDoor: boolean; person: boolean };
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date | IsoTimestamp };
@@ -48,9 +55,15 @@ export const builder = new SchemaBuilder<{
       permission: (permission) => context.actor !== null && grants(context.actor.scopes, permission),
       // Only the console's /auth routes set the door (facades/auth/routes.ts): /graphql, REST and MCP never do.
       signInDoor: context.signInDoor !== undefined,
+      // Only the /oauth routes set it (facades/oauth/routes.ts), for the token, registration and revocation fields.
+      oauthDoor: context.oauthDoor === true,
+      // A person signed in to the console (cookie session): consent and connected apps.
+      person: context.actor?.session !== undefined,
     }),
     unauthorizedError: (_parent, context, _info, result) => {
-      if (refusesDoor(result.failure)) return new DomainError('FORBIDDEN', SIGN_IN_DOOR_ONLY);
+      const door = refusedDoor(result.failure);
+      if (door && context.actor) return new DomainError('FORBIDDEN', door);
+      if (door === SIGN_IN_DOOR_ONLY) return new DomainError('FORBIDDEN', door);
       if (!context.actor) return new DomainError('UNAUTHORIZED', 'Unauthorized');
       const needed = [...new Set(requiredPermissions(result.failure))];
       const scope = needed.join(' or ') || 'a scope';

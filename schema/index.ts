@@ -33,5 +33,6 @@ import './campaigns/campaigns.js';
 import './agent/agent.js';
 import './events/events.js';
 import './automations/rules.js';
+import './oauth/oauth.js';
 
 export const schema = lexicographicSortSchema(withNullableRootFields(builder.toSchema()));

@@ -58,6 +58,20 @@ export type MediaUploadInput = {
   filename: string;
 };
 
+/** The query parameters of an authorization request (/oauth/authorize), as the client sent them. */
+export type OAuthAuthorizationRequest = {
+  client_id: string;
+  code_challenge?: string | null | undefined;
+  code_challenge_method?: string | null | undefined;
+  redirect_uri: string;
+  /** The resource indicator (RFC 8707): the MCP server’s URL. */
+  resource?: string | null | undefined;
+  response_type: string;
+  /** Space-separated key scopes; all of them when absent. */
+  scope?: string | null | undefined;
+  state?: string | null | undefined;
+};
+
 /** The value of a button's variable: a URL button's suffix, a copy-code button's code, a quick reply's payload. */
 export type TemplateButtonInput = {
   /** The button's position among the template's buttons, from 0. */
@@ -790,6 +804,41 @@ export type ConversationMessageCreatedSubscriptionVariables = Exact<{
 
 
 export type ConversationMessageCreatedSubscription = { messageCreated: { id: string } };
+
+export type OAuthAuthorizationCheckQueryVariables = Exact<{
+  request: OAuthAuthorizationRequest;
+}>;
+
+
+export type OAuthAuthorizationCheckQuery = { oauthAuthorizationCheck: { client_id: string, client_name: string, redirect_host: string } | null };
+
+export type OAuthTokenMutationVariables = Exact<{
+  grant_type: string;
+  client_id: string;
+  code?: string | null | undefined;
+  code_verifier?: string | null | undefined;
+  redirect_uri?: string | null | undefined;
+  refresh_token?: string | null | undefined;
+  resource?: string | null | undefined;
+}>;
+
+
+export type OAuthTokenMutation = { oauthToken: { access_token: string, token_type: string, expires_in: number, refresh_token: string, scope: string } | null };
+
+export type OAuthRegisterClientMutationVariables = Exact<{
+  metadata: unknown;
+}>;
+
+
+export type OAuthRegisterClientMutation = { oauthRegisterClient: { client_id: string, client_id_issued_at: number, client_name: string, redirect_uris: Array<string>, grant_types: Array<string>, response_types: Array<string>, token_endpoint_auth_method: string } | null };
+
+export type OAuthRevokeMutationVariables = Exact<{
+  token: string;
+  client_id?: string | null | undefined;
+}>;
+
+
+export type OAuthRevokeMutation = { oauthRevoke: boolean | null };
 
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -116,6 +116,14 @@ const schema = z
     AUTOMATION_WORKERS: boolean.default(true),
     AUTOMATION_POLL_MS: milliseconds.default(250),
     AUTOMATION_LEASE_MS: milliseconds.default(60_000),
+    // OAuth for MCP (docs/api-decisions.md, "OAuth for MCP"): token lifetimes.
+    OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+    OAUTH_REFRESH_TOKEN_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(31_536_000)
+      .default(30 * 86_400),
     PUBLIC_BASE_URL: z
       .string()
       .url()

@@ -1,7 +1,7 @@
 // The HTTP pipeline shared by every facade (GraphQL, REST, MCP): request ids, authentication (API keys
 // everywhere behind a key; a person's session cookie on GraphQL, the session route and media files only, only
 // from this origin, with its CSRF token on every write and on every GraphQL request), request ids on GraphQL
-// errors, and a JSON 404 for unknown routes.
+// errors, and a JSON 404 for unknown routes. OAuth access tokens open /mcp only, and a 401 there says where to get one.
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { Authenticator, SessionAuthenticator } from '../auth/actor.js';
@@ -32,9 +32,10 @@ export function useRequestId(): Plugin {
 
 /** Paths behind the API key. Everything else is public (health, provider webhooks) or unknown (404). */
 const PROTECTED = [/^\/graphql(\/|$)/, /^\/api\//, /^\/mcp(\/|$)/];
-/** Public routes that do work for anyone without a key: the booking page and its API. A key sent along is
+/** Public routes that do work for anyone without a key: the booking page and its API, the console's sign-in door,
+ * the OAuth authorization server and its metadata. A key sent along is
  * ignored there; the edge counts these requests per client address instead (infra/limits/rateLimit.ts). */
-export const KEYLESS_ROUTES = [/^\/book\//, /^\/api\/v1\/public\//, /^\/auth\//];
+export const KEYLESS_ROUTES = [/^\/book\//, /^\/api\/v1\/public\//, /^\/auth\//, /^\/oauth\//, /^\/\.well-known\//];
 const PUBLIC_UNDER_PROTECTED = [/^\/api\/v1\/openapi\.json$/, ...KEYLESS_ROUTES];
 
 function isGraphiQLPage(request: Request, path: string): boolean {
@@ -46,7 +47,18 @@ function isGraphiQLPage(request: Request, path: string): boolean {
 const COOKIE_PATHS = [/^\/graphql$/, /^\/auth\/session$/, /^\/api\/v1\/messages\/[^/]+\/media$/];
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-export type Authenticators = { keys: Authenticator; sessions: SessionAuthenticator };
+/** OAuth access tokens, which only the MCP server accepts (resolvers/oauth/tokens.ts). */
+export type McpTokens = {
+  /** Whether a bearer credential has an access token's form; such a credential is never tried as a key. */
+  recognizes(credential: string): boolean;
+  authenticate: Authenticator;
+  /** The WWW-Authenticate challenge of a 401 from /mcp (RFC 9728 §5.1: where the resource's metadata is). */
+  challenge(): string;
+};
+
+export type Authenticators = { keys: Authenticator; sessions: SessionAuthenticator; mcpTokens?: McpTokens };
+
+const MCP_PATH = /^\/mcp(\/|$)/;
 
 export function useAuthentication(authenticators: Authenticators, options: { graphiql: boolean }): Plugin {
   return {
@@ -96,15 +108,18 @@ export function useAuthentication(authenticators: Authenticators, options: { gra
       if (PUBLIC_UNDER_PROTECTED.some((pattern) => pattern.test(path))) return;
       if (options.graphiql && isGraphiQLPage(request, path)) return;
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-      const actor = match?.[1] ? await authenticators.keys(match[1]).catch(() => undefined) : null;
+      const credential = match?.[1];
+      const mcp = MCP_PATH.test(path);
+      const tokens = authenticators.mcpTokens;
+      const isToken = credential !== undefined && tokens !== undefined && tokens.recognizes(credential);
+      // An OAuth access token is bound to the MCP server (its audience): every other door refuses it unread.
+      const authenticate = isToken ? (mcp ? tokens.authenticate : async () => null) : authenticators.keys;
+      const actor = credential ? await authenticate(credential).catch(() => undefined) : null;
       if (actor === undefined) return unavailable();
       if (!actor) {
-        endResponse(
-          errorResponse('UNAUTHORIZED', 'Unauthorized', {
-            requestId: state.requestId,
-            headers: { 'www-authenticate': 'Bearer' },
-          }),
-        );
+        const message = isToken && !mcp ? 'OAuth access tokens are accepted only by the MCP server (/mcp); use an API key' : 'Unauthorized';
+        const challenge = mcp && tokens ? `${tokens.challenge()}${credential ? ', error="invalid_token"' : ''}` : 'Bearer';
+        endResponse(errorResponse('UNAUTHORIZED', message, { requestId: state.requestId, headers: { 'www-authenticate': challenge } }));
         return;
       }
       state.actor = actor;

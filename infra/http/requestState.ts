@@ -11,6 +11,8 @@ type RequestState = {
   /** Set by the console's /auth routes alone, for the sign-in operation they run: the client's address, which
    * the sign-in lock-out counts. Its presence is what lets the sign-in fields run (schema/builder.ts). */
   signInDoor?: { clientAddress: string };
+  /** Set by the /oauth routes alone (facades/oauth/routes.ts): lets the OAuth endpoint fields run. */
+  oauthDoor?: true;
 };
 
 const states = new WeakMap<Request, RequestState>();

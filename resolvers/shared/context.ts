@@ -27,6 +27,23 @@ export type PublicUrls = {
   providerCallback(provider: ProviderName): string;
   /** The console page where an invited person accepts an invitation with this token. */
   invitation(token: string): string;
+  /** The OAuth authorization server's issuer (the service's own origin). */
+  oauthIssuer(): string;
+  /** The MCP server's public URL: the resource (RFC 8707) its OAuth tokens are bound to. */
+  mcpResource(): string;
+};
+
+/** A client known by its Client ID Metadata Document: its URL, name and redirect URIs. */
+export type ClientDocument = { client_id: string; client_name: string; redirect_uris: string[] };
+
+/** The OAuth authorization server's settings and its one outbound need (resolvers/oauth/). */
+export type OAuthServices = {
+  /** How long an access token lives (OAUTH_ACCESS_TOKEN_SECONDS). */
+  accessTokenSeconds: number;
+  /** How long a refresh token lives unused (OAUTH_REFRESH_TOKEN_SECONDS); each use rotates it. */
+  refreshTokenSeconds: number;
+  /** Reads (and remembers) a client's metadata document through the guarded outbound client. */
+  clientDocuments: { read(clientId: string): Promise<ClientDocument>; close(): void };
 };
 
 /** A Prisma client or the client of an open transaction. */
@@ -51,6 +68,7 @@ export type Services = {
   keyChanges: KeyChanges;
   /** Delivery reports' status moves, applied together when they arrive together (resolvers/messaging/statusMoves.ts). */
   statusMoves: StatusMoves;
+  oauth: OAuthServices;
 };
 
 export type Context = Services & {
@@ -61,6 +79,8 @@ export type Context = Services & {
   /** Set only while the console's sign-in door runs a sign-in operation: the one place the sign-in fields run
    * (schema/people/people.ts), with who is trying and where attempts are counted (resolvers/people/signIn.ts). */
   signInDoor?: SignInDoor;
+  /** Set only while the /oauth routes run an OAuth operation (token, registration, revocation). */
+  oauthDoor?: true;
 };
 
 /** Counts failed sign-ins per account and per client address, and says how long a locked one must wait. */

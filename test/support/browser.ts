@@ -27,6 +27,9 @@ export function launchChromium(): Promise<Browser> {
 export async function openBrowserOn(harness: Harness): Promise<BrowserSession> {
   const browser = await launchChromium();
   const server = createServer(harness.app.yoga);
+  // Clients in the tests (Node's fetch, as the MCP SDK uses it) keep idle sockets for 4 s; on a busy machine a late
+  // timer could reuse one the server's default 5 s had just closed (ECONNRESET). Idle sockets wait longer here.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -76,6 +76,10 @@ export type HarnessOptions = {
   mediaCacheMaxBytes?: number;
   /** Serve GraphiQL at GET /graphql, as `npm start` does (GRAPHIQL); off unless a test is about that page. */
   graphiql?: boolean;
+  /** PUBLIC_BASE_URL (https://crm.example.test unless a test serves the app on a port and says where). */
+  publicBaseUrl?: string | (() => string);
+  /** OAuth token lifetimes and the CA certificates client metadata documents' hosts are trusted by. */
+  oauth?: { accessTokenSeconds?: number; refreshTokenSeconds?: number; extraCa?: string[] };
 };
 
 /** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
@@ -112,7 +116,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     messaging: { ...TEST_MESSAGING, ...options.messaging },
     media: { directory: mkdtempSync(join(tmpdir(), 'crm-media-')), maxBytes: options.mediaCacheMaxBytes ?? 64 * 1024 * 1024 },
     webhookTargets: options.webhookTargets ?? createTargetGuard(),
-    publicBaseUrl: 'https://crm.example.test',
+    publicBaseUrl: options.publicBaseUrl ?? 'https://crm.example.test',
+    oauth: { accessTokenSeconds: 3600, refreshTokenSeconds: 30 * 86_400, ...options.oauth },
   });
   const edge = createEdge(
     {

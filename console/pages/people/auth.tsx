@@ -42,7 +42,10 @@ function values(event: Event): Record<string, string> {
 }
 
 export function SignInPage() {
-  const { busy, error, submit } = useSubmit('/auth/sign-in', window.location.pathname === '/sign-in' ? '/inbox' : window.location.pathname);
+  const { busy, error, submit } = useSubmit(
+    '/auth/sign-in',
+    window.location.pathname === '/sign-in' ? '/inbox' : `${window.location.pathname}${window.location.search}`,
+  );
   return (
     <main class="auth" id="main">
       <h1>Sign in</h1>
