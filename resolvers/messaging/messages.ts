@@ -1,7 +1,7 @@
 // Sending a message on a conversation (messageSend), or to a contact by its phone number or business-scoped
 // user id (`to`: first contact, resolvers/messaging/firstContact.ts). A free-form body only within 24 hours of the contact's
 // last inbound message (conversation.last_message_at; outbound sends do not move it); an APPROVED template
-// with every placeholder filled at any time. Sent through the one outbound path (resolvers/messaging/outbound.ts):
+// with every placeholder filled at any time, except a MARKETING one to a contact who opted out (409 CONTACT_OPTED_OUT). Sent through the one outbound path (resolvers/messaging/outbound.ts):
 // recorded as pending first, the provider called outside any transaction, the outcome recorded after.
 import { z } from 'zod';
 import type { Actor, Context } from '../shared/context.js';
@@ -25,6 +25,7 @@ import { providerFailure } from '../shared/providerFailure.js';
 import { mediaContent, mediaSendInput, storedMedia, type MediaSendInput } from './mediaInput.js';
 import type { MessagingProvider } from '../../adapters/providers/types.js';
 import { messagingWindow } from './window.js';
+import { assertMarketingAllowed } from '../contacts/consent.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
 const MAX_TEXT_LENGTH = 4096;
@@ -58,8 +59,9 @@ const sendInput = z
 export type MessageSendInput = { [Field in keyof z.input<typeof sendInput>]?: unknown };
 export type MessageSendResult = { message: MessageView };
 
-function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
-  const window = messagingWindow(lastInboundAt, now);
+function assertWindowOpen(conversation: { last_message_at: Date | null; window_closed_at: Date | null }, now: number): void {
+  const lastInboundAt = conversation.last_message_at;
+  const window = messagingWindow(conversation, now);
   if (window.open) return;
   throw new DomainError(
     'MESSAGING_WINDOW_CLOSED',
@@ -84,7 +86,14 @@ async function prepare(ctx: Context, actor: Actor, input: z.infer<typeof sendInp
   // The template is checked before the contact or conversation is created: a refused send writes nothing.
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
   const message = input.template ? await templateMessage(provider, input.template) : null;
-  const conversationId = await conversationForRecipient(ctx, workspaceId, integration, input.to, message !== null);
+  const conversationId = await conversationForRecipient(
+    ctx,
+    workspaceId,
+    integration,
+    input.to,
+    message !== null,
+    message?.category ?? null,
+  );
   return prepareOn(ctx, actor, input, conversationId, message);
 }
 
@@ -102,8 +111,9 @@ async function prepareOn(
       id: true,
       status: true,
       last_message_at: true,
+      window_closed_at: true,
       integration: true,
-      customer: { select: { wa_id: true, phone_number: true, bsuid: true } },
+      customer: { select: { id: true, wa_id: true, phone_number: true, bsuid: true, marketing_consent_status: true } },
     },
   });
   if (!conversation) throw notFound('Conversation');
@@ -127,9 +137,12 @@ async function prepareOn(
       ? { type: 'user', id: userId }
       : { type: 'api_key', id: keyId };
   const common = { workspaceId, sender, conversationId: conversation.id, provider, to };
-  if (checkedTemplate) return { ...common, ...checkedTemplate };
-  if (input.template) return { ...common, ...(await templateMessage(provider, input.template)) };
-  assertWindowOpen(conversation.last_message_at, Date.now());
+  const template = checkedTemplate ?? (input.template ? await templateMessage(provider, input.template) : null);
+  if (template) {
+    assertMarketingAllowed(conversation.customer, template.category ?? null);
+    return { ...common, ...template };
+  }
+  assertWindowOpen(conversation, Date.now());
   if (input.media) return { ...common, ...(await mediaMessage(provider, input.media)) };
   const body = input.body ?? '';
   return { ...common, content: { type: 'text', body }, body, template: null };
@@ -156,7 +169,7 @@ async function mediaMessage(provider: MessagingProvider, media: MediaSendInput):
 
 async function deliver(ctx: Context, send: OutboundSend): Promise<MessageSendResult> {
   const id = await recordPendingMessage(ctx.prisma, send);
-  const outcome = await dispatchMessage(ctx.statusMoves, send, id);
+  const outcome = await dispatchMessage(ctx, send, id);
   if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
   const message = outcome.message ?? (await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect }));
   return { message };
