@@ -183,6 +183,12 @@ async function store(ctx: Context, workspaceId: string, input: z.infer<typeof in
     const later = { OR: [{ last_message_at: null }, { last_message_at: { lt: sentAt } }] };
     await tx.conversation.updateMany({ where: { id: conversation.id, ...later }, data: { last_message_at: sentAt } });
     await tx.customer.updateMany({ where: { id: contactId, ...later }, data: { last_message_at: sentAt } });
+    // The contact wrote again: a window the provider said was closed (131047) is open from this message.
+    const notOlder = { OR: [{ last_message_at: null }, { last_message_at: { lte: sentAt } }] };
+    await tx.conversation.updateMany({
+      where: { id: conversation.id, window_closed_at: { not: null }, ...notOlder },
+      data: { window_closed_at: null },
+    });
     const data = await recordMessageEvent(tx, workspaceId, 'message.received', message.id);
     if (data.conversation.service_enabled)
       await enqueueAgentRun(tx, { workspaceId, conversationId: conversation.id, messageId: message.id });

@@ -130,7 +130,8 @@ export async function startFakeGraph(): Promise<FakeGraph> {
   function reportStatuses(account: FakeGraphAccount, id: string, to: string, reference: string | undefined) {
     if (!sender) return;
     const deliver = sender;
-    const failure = sandboxFailureOf(to);
+    const reported = sandboxFailureOf(to);
+    const failure = reported?.reason === 'rate_limited' ? null : reported;
     const errors = failure
       ? [{ code: Number(failure.code), title: failure.title, message: failure.title, error_data: { details: failure.details } }]
       : undefined;
