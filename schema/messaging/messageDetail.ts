@@ -60,24 +60,23 @@ const MessageSender = builder.objectRef<{ type: string; id: string | null }>('Me
   }),
 });
 
-const MessageError = builder
-  .objectRef<{ code: string | null; title: string | null; details: string | null }>('MessageError')
-  .implement({
-    description:
-      "Why a message failed, as the provider said it (Meta's codes unchanged): 131047 the 24-hour window was closed (the conversation's window is then closed until the contact writes); 131026 undeliverable and 131049 marketing frequency cap are final; 131050 the contact stopped marketing messages (the contact is then opted out, source provider); 130429 throughput and 131056 pair rate were retried with backoff before failing.",
-    fields: (t) => ({
-      code: t.exposeString('code', {
-        nullable: true,
-        description: "The provider's error code (or the service's, such as SEND_OUTCOME_UNKNOWN).",
-      }),
-      title: t.exposeString('title', { nullable: true, description: "The provider's title of the error." }),
-      details: t.exposeString('details', { nullable: true, description: "The provider's details (Meta's error_data.details)." }),
-      retryable: t.boolean({
-        description: 'Whether sending the message again later may succeed (a rate limit or the provider unavailable); false for a final refusal.',
-        resolve: (error) => isRetryableCode(error.code),
-      }),
+const MessageError = builder.objectRef<{ code: string | null; title: string | null; details: string | null }>('MessageError').implement({
+  description:
+    "Why a message failed, as the provider said it (Meta's codes unchanged): 131047 the 24-hour window was closed (the conversation's window is then closed until the contact writes); 131026 undeliverable and 131049 marketing frequency cap are final; 131050 the contact stopped marketing messages (the contact is then opted out, source provider); 130429 throughput and 131056 pair rate were retried with backoff before failing.",
+  fields: (t) => ({
+    code: t.exposeString('code', {
+      nullable: true,
+      description: "The provider's error code (or the service's, such as SEND_OUTCOME_UNKNOWN).",
     }),
-  });
+    title: t.exposeString('title', { nullable: true, description: "The provider's title of the error." }),
+    details: t.exposeString('details', { nullable: true, description: "The provider's details (Meta's error_data.details)." }),
+    retryable: t.boolean({
+      description:
+        'Whether sending the message again later may succeed (a rate limit or the provider unavailable); false for a final refusal.',
+      resolve: (error) => isRetryableCode(error.code),
+    }),
+  }),
+});
 
 const MESSAGE_TYPES = [
   'text',
