@@ -55,6 +55,11 @@ export function messagingSettings(settings: Settings): MessagingSettings {
     whatsappTimeoutMs: settings.WHATSAPP_TIMEOUT_MS,
     whatsappMediaTimeoutMs: settings.WHATSAPP_MEDIA_TIMEOUT_MS,
     templateCacheTtlMs: settings.TEMPLATE_CACHE_TTL_SECONDS * 1000,
+    sendRetry: {
+      attempts: settings.SEND_RETRY_ATTEMPTS,
+      baseDelayMs: settings.SEND_RETRY_BASE_MS,
+      pairIntervalMs: settings.SEND_PAIR_INTERVAL_MS,
+    },
   };
 }
 

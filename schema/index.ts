@@ -18,6 +18,7 @@ import './messaging/providerCallback.js';
 import './messaging/sandboxInbound.js';
 import './messaging/inboundFailures.js';
 import './contacts/mutations.js';
+import './contacts/consent.js';
 import './contacts/channels.js';
 import './conversations/mutations.js';
 import './conversations/records.js';

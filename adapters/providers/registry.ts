@@ -1,7 +1,9 @@
 // The provider adapters of the running service, picked per integration by its provider name, with each
 // integration's template list kept in process for a short time (TEMPLATE_CACHE_TTL_SECONDS): listing
-// templates is a remote, paged call, and sends validate against the same list.
+// templates is a remote, paged call, and sends validate against the same list. Every send is retried when the
+// provider asks to slow down (sendRetry.ts), whoever sends.
 import { createSandbox } from './sandbox.js';
+import { retryingSend, type SendRetryPolicy } from './sendRetry.js';
 import { createWhatsAppProvider } from './whatsapp.js';
 import { createOutboundClient } from '../../infra/net/outbound.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
@@ -14,6 +16,8 @@ export type MessagingSettings = {
   /** The deadline of one media file's download, bytes included. */
   whatsappMediaTimeoutMs: number;
   templateCacheTtlMs: number;
+  /** How sends refused for throughput or pair rate are retried (SEND_RETRY_*). */
+  sendRetry: SendRetryPolicy;
 };
 
 export type MessagingProviders = {
@@ -64,7 +68,11 @@ export function createMessagingProviders(
   return {
     for(integration) {
       const provider = adapter(integration);
-      return { ...provider, listTemplates: () => cachedTemplates(integration, provider) };
+      return {
+        ...provider,
+        send: retryingSend((message) => provider.send(message), settings.sendRetry),
+        listTemplates: () => cachedTemplates(integration, provider),
+      };
     },
     close: async () => {
       whatsappHttp.close();

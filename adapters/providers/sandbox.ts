@@ -1,11 +1,13 @@
 // The `sandbox` provider: the embedded default, with no network. It accepts sends, assigns WhatsApp-like
 // message ids, serves SANDBOX_TEMPLATES, and moves each accepted message sent → delivered → read on a
 // timer by reporting to the same status path the provider webhook feeds. Sends to wa_ids starting with
-// 999 (an unassigned country code) fail as undeliverable, so clients can exercise failure handling. Media
+// 999 (an unassigned country code) fail as undeliverable, and sends to +1555013xxxx with Meta's error whose
+// code ends in xxxx (sandboxErrors.ts), so clients can exercise failure handling. Media
 // comes from its own store (sandboxMedia.ts): sample files for inbound messages, and uploads for sends.
 import { randomBytes } from 'node:crypto';
 import { ProviderError } from './errors.js';
 import { SANDBOX_TEMPLATES } from './sandboxCatalog.js';
+import { createAttemptCounter, sandboxFailureOf } from './sandboxErrors.js';
 import { createSandboxMediaStore, type SandboxMediaStore } from './sandboxMedia.js';
 import { fitsSlots } from './templates.js';
 import type { DeliveryStatus, MessagingProvider, OutboundMessage, ProviderIntegration, StatusSink } from './types.js';
@@ -26,9 +28,15 @@ export type Sandbox = {
   close(): Promise<void>;
 };
 
-function check(message: OutboundMessage, media: SandboxMediaStore): void {
+type AttemptCounter = ReturnType<typeof createAttemptCounter>;
+
+function check(message: OutboundMessage, media: SandboxMediaStore, attempts: AttemptCounter): void {
   if (message.to.id.startsWith(UNDELIVERABLE_PREFIX)) {
     throw new ProviderError('sandbox', 'recipient', 'Message undeliverable', '131026');
+  }
+  const failure = sandboxFailureOf(message.to.id);
+  if (failure && attempts.fails(failure, message.reference)) {
+    throw new ProviderError('sandbox', failure.reason, failure.title, failure.code, failure.details);
   }
   const { content } = message;
   if (content.type === 'media' && 'id' in content.media.source && !media.has(content.media.source.id)) {
@@ -49,6 +57,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
   const media = createSandboxMediaStore();
+  const attempts = createAttemptCounter();
   let closed = false;
 
   function progress(integration: ProviderIntegration, message: OutboundMessage, providerMessageId: string, step: number) {
@@ -74,7 +83,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     provider(integration) {
       return {
         async send(message) {
-          check(message, media);
+          check(message, media, attempts);
           const providerMessageId = `wamid.${randomBytes(30).toString('base64url')}`;
           progress(integration, message, providerMessageId, 0);
           return { providerMessageId };

@@ -165,4 +165,15 @@ export const SANDBOX_TEMPLATES: readonly Template[] = [
       },
     ],
   },
+  {
+    id: '1046381927450124',
+    name: 'spring_sale',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    language: 'en_US',
+    components: [
+      { type: 'BODY', text: 'Hi {{1}}, our spring sale starts today: {{2}} off everything in store.' },
+      { type: 'FOOTER', text: 'Reply STOP to stop offers.' },
+    ],
+  },
 ];

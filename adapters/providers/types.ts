@@ -98,7 +98,8 @@ export type StatusUpdate = {
   providerMessageId: string;
   status: DeliveryStatus;
   reference: string | null;
-  error: { code: string; message: string } | null;
+  /** Meta's error: its code, title and details. */
+  error: { code: string; message: string; details?: string | null } | null;
 };
 
 /** A file the provider holds, as it describes it, with its bytes to read once. */

@@ -1,7 +1,7 @@
 // Maps a WhatsApp Cloud API (Graph API) failure to a ProviderError: the Graph error code decides the reason.
 // Codes: https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes
 import { z } from 'zod';
-import { ProviderError, type ProviderFailureReason } from './errors.js';
+import { ProviderError, RATE_LIMITED_CODES, UNAVAILABLE_CODES, type ProviderFailureReason } from './errors.js';
 import { OutboundError } from '../../infra/net/outbound.js';
 
 const graphErrorBody = z.object({
@@ -16,18 +16,16 @@ const graphErrorBody = z.object({
 });
 
 const AUTHENTICATION = new Set([0, 3, 10, 102, 190]);
-const RATE_LIMITED = new Set([4, 17, 32, 613, 80007, 130429, 131048, 131056]);
 const RECIPIENT = new Set([131021, 131026, 131030, 131049, 131050]);
-const UNAVAILABLE = new Set([1, 2, 131000, 131016, 133004]);
 
 function reasonOf(code: number | undefined, httpStatus: number): ProviderFailureReason {
   if (code !== undefined) {
     if (AUTHENTICATION.has(code) || (code >= 200 && code <= 299)) return 'authentication';
-    if (RATE_LIMITED.has(code)) return 'rate_limited';
+    if (RATE_LIMITED_CODES.has(String(code))) return 'rate_limited';
     if (code === 131047) return 'window_closed';
     if (code >= 132000 && code < 133000) return 'template';
     if (RECIPIENT.has(code)) return 'recipient';
-    if (UNAVAILABLE.has(code)) return 'unavailable';
+    if (UNAVAILABLE_CODES.has(String(code))) return 'unavailable';
   }
   if (httpStatus === 401 || httpStatus === 403) return 'authentication';
   if (httpStatus === 429) return 'rate_limited';
@@ -41,8 +39,13 @@ export function graphError(httpStatus: number, body: unknown): ProviderError {
     return new ProviderError('whatsapp', reasonOf(undefined, httpStatus), `The WhatsApp Cloud API answered HTTP ${httpStatus}`);
   }
   const { message, code, error_data } = parsed.data.error;
-  const text = [message ?? `HTTP ${httpStatus}`, error_data?.details].filter(Boolean).join(': ');
-  return new ProviderError('whatsapp', reasonOf(code, httpStatus), text, code === undefined ? null : String(code));
+  return new ProviderError(
+    'whatsapp',
+    reasonOf(code, httpStatus),
+    message ?? `HTTP ${httpStatus}`,
+    code === undefined ? null : String(code),
+    error_data?.details ?? null,
+  );
 }
 
 const timedOut = (cause: unknown) => cause instanceof OutboundError && cause.reason === 'timeout';

@@ -233,9 +233,9 @@ export type AutomationTestMutationVariables = Exact<{
 
 export type AutomationTestMutation = { automationTest: { evaluated: number, matched: number, results: Array<{ event_id: string, event_type: string, created_at: string, matched: boolean, actions: unknown }> } | null };
 
-export type CampaignProgressFieldsFragment = { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number };
+export type CampaignProgressFieldsFragment = { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number };
 
-export type CampaignFieldsFragment = { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } };
+export type CampaignFieldsFragment = { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } };
 
 export type CampaignsListQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -244,14 +244,14 @@ export type CampaignsListQueryVariables = Exact<{
 }>;
 
 
-export type CampaignsListQuery = { campaigns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, status: string, audience_tag_id: string | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, error_code: string | null, created_at: string, updated_at: string, template: { name: string, language: string }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } }> } | null };
+export type CampaignsListQuery = { campaigns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, status: string, audience_tag_id: string | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, error_code: string | null, created_at: string, updated_at: string, template: { name: string, language: string }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } }> } | null };
 
 export type CampaignGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignGetQuery = { campaign: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignGetQuery = { campaign: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignRecipientsListQueryVariables = Exact<{
   campaign_id: string;
@@ -282,7 +282,7 @@ export type CampaignCreateMutationVariables = Exact<{
 }>;
 
 
-export type CampaignCreateMutation = { campaignCreate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignCreateMutation = { campaignCreate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignUpdateMutationVariables = Exact<{
   id: string;
@@ -295,14 +295,14 @@ export type CampaignUpdateMutationVariables = Exact<{
 }>;
 
 
-export type CampaignUpdateMutation = { campaignUpdate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignUpdateMutation = { campaignUpdate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignDeleteMutation = { campaignDelete: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignDeleteMutation = { campaignDelete: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignScheduleMutationVariables = Exact<{
   id: string;
@@ -310,39 +310,39 @@ export type CampaignScheduleMutationVariables = Exact<{
 }>;
 
 
-export type CampaignScheduleMutation = { campaignSchedule: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignScheduleMutation = { campaignSchedule: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignStartMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignStartMutation = { campaignStart: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignStartMutation = { campaignStart: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignPauseMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignPauseMutation = { campaignPause: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignPauseMutation = { campaignPause: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignResumeMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignResumeMutation = { campaignResume: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignResumeMutation = { campaignResume: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignCancelMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignCancelMutation = { campaignCancel: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, cancelled: number } } | null };
+export type CampaignCancelMutation = { campaignCancel: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
-export type CustomerFieldsFragment = { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null };
+export type CustomerFieldsFragment = { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } };
 
-export type CustomerDetailFieldsFragment = { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null };
+export type CustomerDetailFieldsFragment = { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } };
 
 export type ContactChannelFieldsFragment = { created_at: string, customer_id: string, id: string, is_primary: boolean, provider: string, type: ContactChannelType, updated_at: string, value: string };
 
@@ -354,7 +354,7 @@ export type ContactsQueryVariables = Exact<{
 }>;
 
 
-export type ContactsQuery = { contacts: { has_more: boolean, next_cursor: string | null, data: Array<{ company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null }> } | null };
+export type ContactsQuery = { contacts: { has_more: boolean, next_cursor: string | null, data: Array<{ company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } }> } | null };
 
 export type ContactSearchQueryVariables = Exact<{
   q: string;
@@ -363,14 +363,14 @@ export type ContactSearchQueryVariables = Exact<{
 }>;
 
 
-export type ContactSearchQuery = { contactSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null }> } | null };
+export type ContactSearchQuery = { contactSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } }> } | null };
 
 export type ContactQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ContactQuery = { contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null };
+export type ContactQuery = { contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } | null };
 
 export type ContactCreateMutationVariables = Exact<{
   name?: string | null | undefined;
@@ -384,7 +384,7 @@ export type ContactCreateMutationVariables = Exact<{
 }>;
 
 
-export type ContactCreateMutation = { contactCreate: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null };
+export type ContactCreateMutation = { contactCreate: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } | null };
 
 export type ContactUpdateMutationVariables = Exact<{
   id: string;
@@ -399,7 +399,7 @@ export type ContactUpdateMutationVariables = Exact<{
 }>;
 
 
-export type ContactUpdateMutation = { contactUpdate: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null };
+export type ContactUpdateMutation = { contactUpdate: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } | null };
 
 export type ContactDeleteMutationVariables = Exact<{
   id: string;
@@ -413,7 +413,7 @@ export type ContactsBulkImportMutationVariables = Exact<{
 }>;
 
 
-export type ContactsBulkImportMutation = { contactsBulkImport: { created: number, failed: number, results: Array<{ index: number, status: string, contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null } | null, error: { code: string, details: unknown, message: string } | null }> } | null };
+export type ContactsBulkImportMutation = { contactsBulkImport: { created: number, failed: number, results: Array<{ index: number, status: string, contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } | null, error: { code: string, details: unknown, message: string } | null }> } | null };
 
 export type ContactChannelsQueryVariables = Exact<{
   customer_id: string;
@@ -471,7 +471,33 @@ export type TagUnassignMutationVariables = Exact<{
 
 export type TagUnassignMutation = { tagUnassign: { assigned: boolean, customer_id: string, tag_id: string } | null };
 
-export type ConversationFieldsFragment = { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } };
+export type ContactConsentSetMutationVariables = Exact<{
+  id: string;
+  status: string;
+  source?: string | null | undefined;
+}>;
+
+
+export type ContactConsentSetMutation = { contactConsentSet: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } | null };
+
+export type ConsentSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsentSettingsQuery = { consentSettings: { opt_in_confirmation: string | null, opt_in_keywords: Array<string>, opt_out_confirmation: string | null, opt_out_keywords: Array<string> } | null };
+
+export type ConsentSettingsUpdateMutationVariables = Exact<{
+  opt_out_keywords?: Array<string> | string | null | undefined;
+  opt_in_keywords?: Array<string> | string | null | undefined;
+  opt_out_confirmation?: string | null | undefined;
+  opt_in_confirmation?: string | null | undefined;
+}>;
+
+
+export type ConsentSettingsUpdateMutation = { consentSettingsUpdate: { opt_in_confirmation: string | null, opt_in_keywords: Array<string>, opt_out_confirmation: string | null, opt_out_keywords: Array<string> } | null };
+
+export type ConsentSettingsFieldsFragment = { opt_in_confirmation: string | null, opt_in_keywords: Array<string>, opt_out_confirmation: string | null, opt_out_keywords: Array<string> };
+
+export type ConversationFieldsFragment = { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } };
 
 export type NoteFieldsFragment = { author_user_id: string | null, body: string, conversation_id: string, created_at: string, id: string, updated_at: string };
 
@@ -485,7 +511,7 @@ export type ConversationsQueryVariables = Exact<{
 }>;
 
 
-export type ConversationsQuery = { conversations: { has_more: boolean, next_cursor: string | null, data: Array<{ agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } }> } | null };
+export type ConversationsQuery = { conversations: { has_more: boolean, next_cursor: string | null, data: Array<{ agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } }> } | null };
 
 export type ConversationSearchQueryVariables = Exact<{
   q: string;
@@ -494,14 +520,14 @@ export type ConversationSearchQueryVariables = Exact<{
 }>;
 
 
-export type ConversationSearchQuery = { conversationSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } }> } | null };
+export type ConversationSearchQuery = { conversationSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } }> } | null };
 
 export type ConversationQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ConversationQuery = { conversation: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } | null };
+export type ConversationQuery = { conversation: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } } | null };
 
 export type ConversationUpdateMutationVariables = Exact<{
   id: string;
@@ -511,21 +537,21 @@ export type ConversationUpdateMutationVariables = Exact<{
 }>;
 
 
-export type ConversationUpdateMutation = { conversationUpdate: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } | null };
+export type ConversationUpdateMutation = { conversationUpdate: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } } | null };
 
 export type ConversationCloseMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ConversationCloseMutation = { conversationClose: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } | null };
+export type ConversationCloseMutation = { conversationClose: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } } | null };
 
 export type ConversationReopenMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ConversationReopenMutation = { conversationReopen: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null } } | null };
+export type ConversationReopenMutation = { conversationReopen: { agent_id: string | null, assigned_user_id: string | null, company_id: string, created_at: string, customer_id: string, details: unknown, external_conversation_id: string | null, id: string, integration_id: string | null, last_message_at: string | null, provider: string, service_enabled: boolean, session_id: string | null, status: string, updated_at: string, customer: { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } } | null };
 
 export type ConversationNotesQueryVariables = Exact<{
   conversation_id: string;
@@ -705,7 +731,7 @@ export type KnowledgeFaqDeleteMutationVariables = Exact<{
 
 export type KnowledgeFaqDeleteMutation = { knowledgeFaqDelete: { id: string, question: string } | null };
 
-export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
+export type MessageDetailFieldsFragment = { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, retryable: boolean, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null };
 
 export type ConversationMessagesQueryVariables = Exact<{
   conversation_id: string;
@@ -715,14 +741,14 @@ export type ConversationMessagesQueryVariables = Exact<{
 }>;
 
 
-export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
+export type ConversationMessagesQuery = { conversationMessages: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, retryable: boolean, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
 
 export type MessageQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } | null };
+export type MessageQuery = { message: { body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, retryable: boolean, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null } | null };
 
 export type MessageSearchQueryVariables = Exact<{
   q: string;
@@ -732,7 +758,7 @@ export type MessageSearchQueryVariables = Exact<{
 }>;
 
 
-export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
+export type MessageSearchQuery = { messageSearch: { has_more: boolean, next_cursor: string | null, data: Array<{ body: string, conversation_id: string, created_at: string, delivered_at: string | null, direction: string, failed_at: string | null, id: string, provider_message_id: string | null, read_at: string | null, reply_to_message_id: string | null, sent_at: string | null, status: string, type: string, updated_at: string, contacts: Array<{ name: string | null, organization: string | null, emails: Array<{ email: string, type: string | null }>, phones: Array<{ phone: string | null, type: string | null, wa_id: string | null }> }> | null, error: { code: string | null, details: string | null, retryable: boolean, title: string | null } | null, location: { address: string | null, latitude: number, longitude: number, name: string | null, url: string | null } | null, media: { caption: string | null, filename: string | null, id: string | null, mime_type: string | null, sha256: string | null, size: number | null } | null, reaction: { emoji: string | null } | null, reply: { description: string | null, id: string | null, kind: string, title: string | null } | null, sender: { id: string | null, type: string }, template: { language: string, name: string } | null }> } | null };
 
 export type MessageMediaFileQueryVariables = Exact<{
   id: string;

@@ -101,7 +101,7 @@ export const CAMPAIGNS: readonly FacadeEntry[] = [
       name: 'campaigns_start',
       kind: 'destructive',
       description:
-        'Start a draft or scheduled campaign now: its audience is fixed and messages go out in the background at its send rate. Follow progress with campaigns_get.',
+        'Start a draft or scheduled campaign now: its audience is fixed and messages go out in the background at its send rate. A MARKETING campaign skips contacts who opted out (counted in skipped_opted_out); an undeliverable recipient (131026) or one capped by Meta (131049) fails on its own. Follow progress with campaigns_get.',
     },
   },
   {

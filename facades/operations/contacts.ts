@@ -114,6 +114,36 @@ export const CONTACTS: readonly FacadeEntry[] = [
     },
   },
   {
+    operation: 'ContactConsentSet',
+    rest: [{ operationId: 'setContactConsent', method: 'PUT', path: '/contacts/{id}/consent' }],
+    mcp: {
+      name: 'contacts_set_consent',
+      kind: 'write',
+      description:
+        "Record a contact's marketing consent: status opted_in, opted_out or unknown, source api (default) or console. An opted-out contact gets no MARKETING template (409 CONTACT_OPTED_OUT) and campaigns skip it; UTILITY and AUTHENTICATION templates and replies within the 24-hour window still go. Contacts also opt out themselves by writing a keyword (STOP…) and Meta's error 131050 opts them out (source provider).",
+    },
+  },
+  {
+    operation: 'ConsentSettings',
+    rest: [{ operationId: 'getConsentSettings', method: 'GET', path: '/consent-settings' }],
+    mcp: {
+      name: 'consent_settings_get',
+      kind: 'read',
+      description:
+        "The workspace's opt-out keywords (default STOP, UNSUBSCRIBE, PARAR, BAJA), opt-in keywords (START, SUBSCRIBE) and the texts that confirm them.",
+    },
+  },
+  {
+    operation: 'ConsentSettingsUpdate',
+    rest: [{ operationId: 'updateConsentSettings', method: 'PATCH', path: '/consent-settings' }],
+    mcp: {
+      name: 'consent_settings_update',
+      kind: 'write',
+      description:
+        'Change the consent keywords and confirmation texts. An inbound message whose whole text (trimmed, case-insensitive) is an opt-out keyword opts its contact out (source keyword, event contact.consent) and is answered with opt_out_confirmation when set; an opt-in keyword opts it back in. A list replaces the stored one; a keyword may not be in both.',
+    },
+  },
+  {
     operation: 'ContactChannelRemove',
     rest: [{ operationId: 'removeContactChannel', method: 'DELETE', path: '/contacts/channels/{id}' }],
     mcp: {

@@ -16,6 +16,7 @@ export const MESSAGING: readonly FacadeEntry[] = [
           'NOT_FOUND',
           'INTEGRATION_NOT_FOUND',
           'CONVERSATION_CLOSED',
+          'CONTACT_OPTED_OUT',
           'IDEMPOTENCY_KEY_IN_USE',
           'IDEMPOTENCY_KEY_REUSED',
           'MESSAGING_WINDOW_CLOSED',
@@ -28,7 +29,7 @@ export const MESSAGING: readonly FacadeEntry[] = [
       name: 'messages_send',
       kind: 'write',
       description:
-        "Send a message in a conversation (conversation_id), or to a contact by `to` (an E.164 phone number or a business-scoped user id: the contact and its conversation are found or created for a template send): a free-form body only within 24 hours of the contact's last inbound message (else MESSAGING_WINDOW_CLOSED), or an APPROVED template {name, language, parameters} at any time. Returns the message with status sent; delivery progress arrives as message.status events.",
+        "Send a message in a conversation (conversation_id), or to a contact by `to` (an E.164 phone number or a business-scoped user id: the contact and its conversation are found or created for a template send): a free-form body only within 24 hours of the contact's last inbound message (else MESSAGING_WINDOW_CLOSED), or an APPROVED template {name, language, parameters} at any time, except a MARKETING template to a contact who opted out (CONTACT_OPTED_OUT, nothing sent). Returns the message with status sent; delivery progress arrives as message.status events. A provider refusal is PROVIDER_ERROR with Meta's code (provider_code) and the message is kept failed with error {code, title, details, retryable}: 131047 closes the conversation's window, 131050 opts the contact out, 131026 and 131049 are final, 130429 and 131056 were already retried with backoff.",
     },
   },
   {

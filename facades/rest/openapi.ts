@@ -86,13 +86,17 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INVALID_TRANSITION:
     'The record’s status does not allow this action; `details` says which (conversations and campaigns: `status`, `action` and `allowed_from`).',
   CONVERSATION_CLOSED: 'The conversation is closed; reopen it to send.',
+  CONTACT_OPTED_OUT:
+    'The contact opted out of marketing messages (by keyword, the provider or a person): a MARKETING template is not sent to it; UTILITY and AUTHENTICATION templates and free-form replies within the window are.',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed; retry later.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',
-  MESSAGING_WINDOW_CLOSED: 'More than 24 hours since the contact’s last message: only an approved template may be sent.',
+  MESSAGING_WINDOW_CLOSED:
+    'More than 24 hours since the contact’s last message, or the provider said the window is closed (131047): only an approved template may be sent.',
   TEMPLATE_NOT_APPROVED: 'No approved template with that name and language; `details.status` says what there is.',
   PAYLOAD_TOO_LARGE: 'The body is larger than the service accepts.',
   RATE_LIMITED: 'Too many requests for this API key; Retry-After says when to retry.',
-  PROVIDER_ERROR: 'The messaging provider refused or failed; `details` says why and whether a retry can help.',
+  PROVIDER_ERROR:
+    'The messaging provider refused or failed; `details` says why (`reason`, Meta’s `provider_code` and `provider_details`) and whether a retry can help. Throughput (130429) and pair-rate (131056) refusals were already retried with backoff.',
   SERVICE_UNAVAILABLE: 'The service did not answer in time.',
   INTERNAL: 'Unexpected server error.',
 };

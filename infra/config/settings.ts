@@ -66,6 +66,11 @@ const schema = z
     WHATSAPP_MEDIA_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
     SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
     TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    // Sends the provider refuses for throughput (130429) or pair rate (131056): tries in all, first pause, and the
+    // least pause after a pair-rate refusal (Meta: one message to a recipient per 6 s).
+    SEND_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(3),
+    SEND_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
+    SEND_PAIR_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(6_000),
     // Media files fetched from the provider, kept under DATA_DIR/media up to this many bytes (0: none kept).
     MEDIA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(268_435_456),
     // The production edge (README, "Production edge" in docs/api-decisions.md).

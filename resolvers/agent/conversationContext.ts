@@ -13,7 +13,7 @@ export type TranscriptLine = { id: string; from: 'contact' | 'agent' | 'person';
 
 export type AgentConversation = {
   message: { id: string; body: string; created_at: Date };
-  conversation: { id: string; status: string; service_enabled: boolean; last_message_at: Date | null };
+  conversation: { id: string; status: string; service_enabled: boolean; last_message_at: Date | null; window_closed_at: Date | null };
   contact: {
     id: string;
     name: string | null;
@@ -45,6 +45,7 @@ export async function agentConversation(db: Db, messageId: string): Promise<Agen
           status: true,
           service_enabled: true,
           last_message_at: true,
+          window_closed_at: true,
           customer: {
             select: {
               id: true,

@@ -7,6 +7,7 @@ import type { Db, Services } from '../shared/context.js';
 import { DomainError } from '../shared/errors.js';
 import { changeInTransaction } from '../conversations/changes.js';
 import { conversationViewSelect } from '../shared/views.js';
+import { assertMarketingAllowed } from '../contacts/consent.js';
 import { dispatchMessage, messagingAddress, recordPendingMessage, templateMessage, type OutboundSend } from '../messaging/outbound.js';
 import { messagingWindow } from '../messaging/window.js';
 import { connectedIntegrationOf, providerIntegration } from '../workspace/integrations.js';
@@ -46,19 +47,23 @@ async function tagId(scope: ActionScope, name: string): Promise<string> {
 }
 
 /** The send of a message on the subject's conversation through its own integration, under the rule. */
-async function outboundSend(scope: ActionScope, freeForm: boolean): Promise<Omit<OutboundSend, 'content' | 'body' | 'template'>> {
+/** The conversation's recipient for an action's send, with its contact's consent for a template's check. */
+type ActionRecipient = Omit<OutboundSend, 'content' | 'body' | 'template'> & { contact: { id: string; marketing_consent_status: string } };
+
+async function outboundSend(scope: ActionScope, freeForm: boolean): Promise<ActionRecipient> {
   const conversation = await scope.tx.conversation.findUniqueOrThrow({
     where: { id: scope.subject.conversation.id },
     select: {
       status: true,
       last_message_at: true,
+      window_closed_at: true,
       integration: true,
-      customer: { select: { wa_id: true, phone_number: true, bsuid: true } },
+      customer: { select: { id: true, wa_id: true, phone_number: true, bsuid: true, marketing_consent_status: true } },
     },
   });
   if (conversation.status === 'closed')
     throw new DomainError('CONVERSATION_CLOSED', 'The conversation is closed; messages cannot be sent on it');
-  if (freeForm && !messagingWindow(conversation.last_message_at, Date.now()).open) {
+  if (freeForm && !messagingWindow(conversation, Date.now()).open) {
     throw new DomainError('MESSAGING_WINDOW_CLOSED', "A free-form reply can only be sent within 24 hours of the contact's last message");
   }
   const to = messagingAddress(conversation.customer);
@@ -71,13 +76,14 @@ async function outboundSend(scope: ActionScope, freeForm: boolean): Promise<Omit
     conversationId: scope.subject.conversation.id,
     provider,
     to,
+    contact: conversation.customer,
   };
 }
 
 async function send(scope: ActionScope, send: OutboundSend): Promise<AfterCommit> {
   const id = await recordPendingMessage(scope.tx, send);
   return async () => {
-    const outcome = await dispatchMessage(scope.services.statusMoves, send, id);
+    const outcome = await dispatchMessage(scope.services, send, id);
     if (!outcome.sent)
       throw new Error(`the provider refused the message: ${outcome.error instanceof Error ? outcome.error.message : 'unknown error'}`);
   };
@@ -131,15 +137,16 @@ export async function performAction(
       return;
     case 'reply': {
       const body = fillContactFields(action.text, subject.contact);
-      return send(scope, { ...(await outboundSend(scope, true)), content: { type: 'text', body }, body, template: null });
+      const { contact: _contact, ...recipient } = await outboundSend(scope, true);
+      return send(scope, { ...recipient, content: { type: 'text', body }, body, template: null });
     }
     case 'send_template': {
       const common = await outboundSend(scope, false);
       const parameters = action.parameters.map((parameter) => fillContactFields(parameter, subject.contact));
-      return send(scope, {
-        ...common,
-        ...(await templateMessage(common.provider, { name: action.name, language: action.language, parameters })),
-      });
+      const { contact, ...recipient } = common;
+      const template = await templateMessage(common.provider, { name: action.name, language: action.language, parameters });
+      assertMarketingAllowed(contact, template.category ?? null);
+      return send(scope, { ...recipient, ...template });
     }
     case 'webhook': {
       const body = JSON.stringify({

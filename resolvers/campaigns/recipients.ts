@@ -6,30 +6,33 @@ import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, type Db, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { columnPage } from '../shared/pagination.js';
-import { RECIPIENT_STATUSES, type RecipientStatus } from './rules.js';
+import { RECIPIENT_ERRORS, RECIPIENT_STATUSES, type RecipientStatus } from './rules.js';
 import { limit, parseInput, uuid } from '../shared/validation.js';
 
 type Query = { select?: Prisma.CampaignRecipientSelect; include?: Prisma.CampaignRecipientInclude };
 
-export type CampaignProgress = Record<RecipientStatus, number> & { total: number };
+/** The recipients by status, with the skipped ones that opted out of marketing counted apart too. */
+export type CampaignProgress = Record<RecipientStatus, number> & { total: number; skipped_opted_out: number };
 
 function emptyProgress(): CampaignProgress {
-  return { total: 0, ...(Object.fromEntries(RECIPIENT_STATUSES.map((status) => [status, 0])) as Record<RecipientStatus, number>) };
+  const byStatus = Object.fromEntries(RECIPIENT_STATUSES.map((status) => [status, 0])) as Record<RecipientStatus, number>;
+  return { total: 0, skipped_opted_out: 0, ...byStatus };
 }
 
-/** The recipients of each campaign counted by status, in one query (no query per campaign). */
+/** The recipients of each campaign counted by status (and skipped for opting out), in one query (no query per campaign). */
 export async function campaignProgress(db: Db, campaignIds: string[]): Promise<Map<string, CampaignProgress>> {
   const progress = new Map(campaignIds.map((id) => [id, emptyProgress()]));
   if (campaignIds.length === 0) return progress;
-  const groups = await db.campaignRecipient.groupBy({
-    by: ['campaign_id', 'status'],
-    where: { campaign_id: { in: campaignIds } },
-    _count: { _all: true },
-  });
+  const groups = await db.$queryRaw<{ campaign_id: string; status: RecipientStatus; opted_out: boolean; count: number }[]>`
+    SELECT campaign_id, status, (status = 'skipped' AND error_code = ${RECIPIENT_ERRORS.optedOut.error_code}) IS TRUE AS opted_out,
+           count(*)::int AS count
+    FROM campaign_recipients WHERE campaign_id = ANY(${campaignIds}::uuid[])
+    GROUP BY 1, 2, 3`;
   for (const group of groups) {
     const counts = progress.get(group.campaign_id)!;
-    counts[group.status as RecipientStatus] = group._count._all;
-    counts.total += group._count._all;
+    counts[group.status] += group.count;
+    counts.total += group.count;
+    if (group.opted_out) counts.skipped_opted_out += group.count;
   }
   return progress;
 }

@@ -39,6 +39,7 @@ export const UNFINISHED_RECIPIENT_STATUSES: RecipientStatus[] = ['pending', 'sen
 /** Why a recipient was not sent, and why a send's outcome is unknown. */
 export const RECIPIENT_ERRORS = {
   noAddress: { error_code: 'NO_MESSAGING_ADDRESS', error_message: 'The contact has neither a wa_id nor a phone number' },
+  optedOut: { error_code: 'CONTACT_OPTED_OUT', error_message: 'The contact opted out of marketing messages' },
   outcomeUnknown: {
     error_code: 'SEND_OUTCOME_UNKNOWN',
     error_message:

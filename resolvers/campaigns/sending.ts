@@ -77,7 +77,8 @@ type Claim = Exclude<SendStep, { kind: 'sent' }> | { kind: 'claimed'; send: Outb
  * Sends to the campaign's next pending recipient, if the campaign is still running and still this runner's
  * (checked under the row lock that pause and cancel take, so they are honoured before every send). The claim
  * extends the lease to `leaseUntil`. The recipient's message goes on the contact's open conversation on the
- * campaign's integration, or a new one.
+ * campaign's integration, or a new one. A contact without an address, or opted out of a MARKETING campaign, is skipped
+ * (its error_code says which: NO_MESSAGING_ADDRESS, CONTACT_OPTED_OUT).
  */
 export async function sendNextRecipient(
   { prisma, statusMoves }: Pick<Services, 'prisma' | 'statusMoves'>,
@@ -95,11 +96,16 @@ export async function sendNextRecipient(
     if (!recipient) return { kind: 'exhausted' };
     const key = { campaign_id_contact_id: { campaign_id: campaign.id, contact_id: recipient.contact_id } };
     // The contact's row lock, as an inbound message takes it: the two then open one conversation.
-    const [contact] = await tx.$queryRaw<AddressableContact[]>`
-      SELECT wa_id, phone_number, bsuid FROM customers WHERE id = ${recipient.contact_id}::uuid FOR UPDATE`;
+    const [contact] = await tx.$queryRaw<(AddressableContact & { marketing_consent_status: string })[]>`
+      SELECT wa_id, phone_number, bsuid, marketing_consent_status FROM customers WHERE id = ${recipient.contact_id}::uuid FOR UPDATE`;
     const to = contact ? messagingAddress(contact) : null;
-    if (!to) {
-      await tx.campaignRecipient.update({ where: key, data: { status: 'skipped', ...RECIPIENT_ERRORS.noAddress } });
+    const skipped = !to
+      ? RECIPIENT_ERRORS.noAddress
+      : sender.message.category === 'MARKETING' && contact?.marketing_consent_status === 'opted_out'
+        ? RECIPIENT_ERRORS.optedOut
+        : null;
+    if (!to || skipped) {
+      await tx.campaignRecipient.update({ where: key, data: { status: 'skipped', ...skipped } });
       return { kind: 'skipped' };
     }
     const conversation = await openConversation(tx, campaign.company_id, recipient.contact_id, sender.integration);
@@ -116,7 +122,7 @@ export async function sendNextRecipient(
     return { kind: 'claimed', send, messageId };
   });
   if (claim.kind !== 'claimed') return claim;
-  return { kind: 'sent', outcome: await dispatchMessage(statusMoves, claim.send, claim.messageId) };
+  return { kind: 'sent', outcome: await dispatchMessage({ prisma, statusMoves }, claim.send, claim.messageId) };
 }
 
 /** Pauses the campaign with the reason, if it is still this runner's and scheduled or running. */

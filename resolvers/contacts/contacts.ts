@@ -36,7 +36,12 @@ const searchInput = z.object({
 });
 
 const contact = Prisma.raw('c');
-const TIMESTAMPS: TimestampColumns<Customer> = { last_message_at: true, created_at: true, updated_at: true };
+const TIMESTAMPS: TimestampColumns<Customer> = {
+  last_message_at: true,
+  created_at: true,
+  updated_at: true,
+  marketing_consent_updated_at: true,
+};
 /** Every column of the model (the generated search column is not one), as findMany reads them by default. */
 const COLUMNS = selectWithIsoTimestamps('c', Object.values(Prisma.CustomerScalarFieldEnum), TIMESTAMPS);
 

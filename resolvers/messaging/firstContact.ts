@@ -4,6 +4,7 @@
 // its digits), created with it as its primary channel when none does; the conversation is its open one on
 // the integration, else a new one. Only a template opens anything: a free-form text needs the contact's
 // 24-hour window, which a contact without an open conversation cannot have, so then nothing is written.
+import { assertMarketingAllowed } from '../contacts/consent.js';
 import { z } from 'zod';
 import type { Integration } from '../../prisma/generated/prisma/client.js';
 import type { Context, Db } from '../shared/context.js';
@@ -59,6 +60,7 @@ export async function conversationForRecipient(
   integration: Integration,
   to: string,
   open: boolean,
+  category: string | null = null,
 ): Promise<string> {
   const { match, create } = identitiesOf(to, integration.provider);
   if (!open) {
@@ -79,6 +81,13 @@ export async function conversationForRecipient(
     try {
       return await ctx.prisma.$transaction(async (tx) => {
         const known = await findContact(tx, workspaceId, match);
+        if (known) {
+          const contact = await tx.customer.findUniqueOrThrow({
+            where: { id: known },
+            select: { id: true, marketing_consent_status: true },
+          });
+          assertMarketingAllowed(contact, category);
+        }
         // Locks the contact's row as an inbound message does, so that the two open one conversation.
         const contactId = known
           ? (await tx.customer.update({ where: { id: known }, data: {}, select: { id: true } })).id

@@ -3,8 +3,9 @@
 // which the provider may withhold) or creates it, adopts the identifiers it sent together, finds the contact's open conversation on this
 // integration or opens one, stores the message exactly once per provider message id, moves
 // last_message_at (the start of the 24-hour window) forward, records message.received, and, when the
-// conversation has the AI agent switched on, queues an agent run for the message, all in one transaction:
-// the run exists if and only if the message does (workers/agent works it).
+// conversation has the AI agent switched on, queues an agent run for the message, and applies a consent keyword
+// (consentKeywords.ts), all in one transaction: the run exists if and only if the message does (workers/agent
+// works it). A keyword's confirmation is sent after the commit.
 import { z } from 'zod';
 import type { Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
@@ -16,6 +17,7 @@ import { adoptReportedIdentities, claimIdentities, type ChannelType, type Identi
 import type { MessageEventData } from '../shared/views.js';
 import { parseInput, uuid } from '../shared/validation.js';
 import { enqueueAgentRun } from '../agent/runs.js';
+import { applyConsentKeyword, sendConfirmation, type Confirmation } from './consentKeywords.js';
 import type { Prisma } from '../../prisma/generated/prisma/client.js';
 
 export const MAX_INBOUND_BODY_LENGTH = 65_536;
@@ -135,7 +137,9 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
 }
 
-async function store(ctx: Context, workspaceId: string, input: z.infer<typeof inboundInput>): Promise<MessageEventData | null> {
+type Stored = { data: MessageEventData; confirmation: Confirmation | null };
+
+async function store(ctx: Context, workspaceId: string, input: z.infer<typeof inboundInput>): Promise<Stored | null> {
   const known = await ctx.prisma.message.findUnique({
     where: { company_id_provider_message_id: { company_id: workspaceId, provider_message_id: input.message.provider_message_id } },
     select: { id: true },
@@ -179,10 +183,18 @@ async function store(ctx: Context, workspaceId: string, input: z.infer<typeof in
     const later = { OR: [{ last_message_at: null }, { last_message_at: { lt: sentAt } }] };
     await tx.conversation.updateMany({ where: { id: conversation.id, ...later }, data: { last_message_at: sentAt } });
     await tx.customer.updateMany({ where: { id: contactId, ...later }, data: { last_message_at: sentAt } });
+    // The contact wrote again: a window the provider said was closed (131047) is open from this message.
+    const notOlder = { OR: [{ last_message_at: null }, { last_message_at: { lte: sentAt } }] };
+    await tx.conversation.updateMany({
+      where: { id: conversation.id, window_closed_at: { not: null }, ...notOlder },
+      data: { window_closed_at: null },
+    });
     const data = await recordMessageEvent(tx, workspaceId, 'message.received', message.id);
     if (data.conversation.service_enabled)
       await enqueueAgentRun(tx, { workspaceId, conversationId: conversation.id, messageId: message.id });
-    return data;
+    const keyword = { workspaceId, contactId, conversationId: conversation.id, messageId: message.id, type: input.message.type };
+    const confirmation = await applyConsentKeyword(tx, { ...keyword, body: input.message.body });
+    return { data, confirmation };
   });
 }
 
@@ -196,7 +208,9 @@ export async function receiveInboundMessage(ctx: Context, raw: InboundMessage): 
   // loses both still leaves a third that succeeds.
   for (let pass = 1; ; pass++) {
     try {
-      return { stored: (await store(ctx, workspaceId, input)) !== null };
+      const stored = await store(ctx, workspaceId, input);
+      if (stored?.confirmation) await sendConfirmation(ctx, workspaceId, stored.confirmation);
+      return { stored: stored !== null };
     } catch (error) {
       if (!isUniqueViolation(error) || pass === MAX_PASSES) throw error;
     }

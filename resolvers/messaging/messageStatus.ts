@@ -23,6 +23,7 @@ import {
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { adoptReportedIdentities, bsuid } from '../contacts/channels.js';
 import { parseInput, uuid } from '../shared/validation.js';
+import { applyFailureEffects } from './failureEffects.js';
 
 export const INBOUND_STATUS = 'received';
 
@@ -165,7 +166,7 @@ const statusUpdateInput = z.object({
   providerMessageId: z.string().min(1).max(256),
   status: z.enum(DELIVERY_STATUSES),
   reference: uuid.nullable(),
-  error: z.object({ code: z.string().max(64), message: z.string().max(1000) }).nullable(),
+  error: z.object({ code: z.string().max(64), message: z.string().max(1000), details: z.string().max(1000).nullish() }).nullable(),
   recipientBsuid: bsuid.nullish(),
 });
 
@@ -193,12 +194,24 @@ export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): P
   const { workspaceId } = requireActor(ctx);
   const input = parseInput(statusUpdateInput, update);
   const failure: Partial<Failure> =
-    input.status === 'failed' && input.error ? { error_code: input.error.code, error_title: input.error.message } : {};
+    input.status === 'failed' && input.error
+      ? { error_code: input.error.code, error_title: input.error.message, error_details: input.error.details ?? null }
+      : {};
   const extra = { provider_message_id: input.providerMessageId, ...failure };
+  const applied = await applyReport(ctx, workspaceId, input, extra);
+  if (applied && failure.error_code) await applyFailureEffects(ctx.prisma, workspaceId, applied.id, failure.error_code);
+  return { applied: applied !== null };
+}
+
+async function applyReport(
+  ctx: Context,
+  workspaceId: string,
+  input: z.infer<typeof statusUpdateInput>,
+  extra: MoveRecord,
+): Promise<MessageView | null> {
   if (!input.recipientBsuid) {
     const target = { providerMessageId: input.providerMessageId, reference: input.reference };
-    const moved = await ctx.statusMoves.move(workspaceId, { target, from: statusesBefore(input.status), status: input.status, extra });
-    return { applied: moved !== null };
+    return ctx.statusMoves.move(workspaceId, { target, from: statusesBefore(input.status), status: input.status, extra });
   }
   const recipientBsuid = input.recipientBsuid;
   return ctx.prisma.$transaction(async (tx) => {
@@ -207,10 +220,9 @@ export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): P
       SELECT messages.id, conversation.customer_id, conversation.provider
       FROM messages JOIN conversations conversation ON conversation.id = messages.conversation_id
       WHERE ${targetCondition(reportedTarget(input))} AND messages.company_id = ${workspaceId}::uuid AND messages.direction = 'outbound'`;
-    if (!message) return { applied: false };
+    if (!message) return null;
     const { customer_id, provider } = message;
     await adoptReportedIdentities(tx, workspaceId, customer_id, [{ type: 'bsuid', provider, value: recipientBsuid }]);
-    const moved = await advanceMessageStatus(tx, workspaceId, message.id, input.status, extra);
-    return { applied: moved !== null };
+    return advanceMessageStatus(tx, workspaceId, message.id, input.status, extra);
   });
 }

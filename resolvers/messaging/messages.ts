@@ -1,7 +1,8 @@
 // Sending a message on a conversation (messageSend), or to a contact by its phone number or business-scoped
 // user id (`to`: first contact, resolvers/messaging/firstContact.ts). A free-form body or media only within 24 hours
-// of the contact's last inbound message (conversation.last_message_at; outbound sends do not move it); an APPROVED
-// template with every placeholder filled at any time. The send's steps are listed in sendMessage and checkedSend,
+// of the contact's last inbound message (conversation.last_message_at; outbound sends do not move it) unless the
+// provider said the window closed; an APPROVED template with every placeholder filled at any time, except a MARKETING
+// one to a contact who opted out (409 CONTACT_OPTED_OUT). The send's steps are listed in sendMessage and checkedSend,
 // one line each; what they call answers and never calls back. Sent through the one outbound path
 // (resolvers/messaging/outbound.ts): recorded as pending first, the provider called outside any transaction.
 import { z } from 'zod';
@@ -24,7 +25,8 @@ import {
 import { providerFailure } from '../shared/providerFailure.js';
 import { mediaContent, mediaSendInput, storedMedia, type MediaSendInput } from './mediaInput.js';
 import type { MessagingProvider, Recipient } from '../../adapters/providers/types.js';
-import { messagingWindow } from './window.js';
+import { messagingWindow, type WindowTimes } from './window.js';
+import { assertMarketingAllowed } from '../contacts/consent.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
 const MAX_TEXT_LENGTH = 4096;
@@ -82,7 +84,8 @@ async function checkedSend(ctx: Context, actor: Actor, input: SendInput): Promis
   const first = input.to ? await firstContact(ctx, workspaceId, input.to, input) : null;
   const conversation = await sendableConversation(ctx, workspaceId, first?.conversationId ?? input.conversation_id!);
   const template = first?.template ?? (input.template ? await templateMessage(conversation.provider, input.template) : null);
-  if (!template) assertWindowOpen(conversation.lastInboundAt, Date.now());
+  if (template) assertMarketingAllowed(conversation.contact, template.category ?? null);
+  else assertWindowOpen(conversation.window, Date.now());
   const message = template ?? (input.media ? await mediaMessage(conversation.provider, input.media) : textMessage(input.body ?? ''));
   const { id: conversationId, provider, to } = conversation;
   return { workspaceId, sender: senderOf(actor), conversationId, provider, to, ...message };
@@ -98,10 +101,17 @@ async function firstContact(ctx: Context, workspaceId: string, to: string, input
     : await connectedIntegration(ctx.prisma, workspaceId);
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
   const template = input.template ? await templateMessage(provider, input.template) : null;
-  return { conversationId: await conversationForRecipient(ctx, workspaceId, integration, to, template !== null), template };
+  const conversationId = await conversationForRecipient(ctx, workspaceId, integration, to, template !== null, template?.category ?? null);
+  return { conversationId, template };
 }
 
-type SendableConversation = { id: string; lastInboundAt: Date | null; provider: MessagingProvider; to: Recipient };
+type SendableConversation = {
+  id: string;
+  window: WindowTimes;
+  contact: { id: string; marketing_consent_status: string };
+  provider: MessagingProvider;
+  to: Recipient;
+};
 
 /** The conversation a send goes on: the workspace's, not closed, its contact reachable, its integration connected. */
 async function sendableConversation(ctx: Context, workspaceId: string, conversationId: string): Promise<SendableConversation> {
@@ -111,8 +121,9 @@ async function sendableConversation(ctx: Context, workspaceId: string, conversat
       id: true,
       status: true,
       last_message_at: true,
+      window_closed_at: true,
       integration: true,
-      customer: { select: { wa_id: true, phone_number: true, bsuid: true } },
+      customer: { select: { id: true, wa_id: true, phone_number: true, bsuid: true, marketing_consent_status: true } },
     },
   });
   if (!conversation) throw notFound('Conversation');
@@ -130,18 +141,19 @@ async function sendableConversation(ctx: Context, workspaceId: string, conversat
   }
   const integration = connectedIntegrationOf(conversation.integration, workspaceId);
   const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
-  return { id: conversation.id, lastInboundAt: conversation.last_message_at, provider, to };
+  const { last_message_at, window_closed_at } = conversation;
+  return { id: conversation.id, window: { last_message_at, window_closed_at }, contact: conversation.customer, provider, to };
 }
 
-function assertWindowOpen(lastInboundAt: Date | null, now: number): void {
-  const window = messagingWindow(lastInboundAt, now);
+function assertWindowOpen(times: WindowTimes, now: number): void {
+  const window = messagingWindow(times, now);
   if (window.open) return;
   throw new DomainError(
     'MESSAGING_WINDOW_CLOSED',
     "Free-form messages can only be sent within 24 hours of the contact's last message; send an approved template instead",
     {
       window_closed_at: window.closes_at?.toISOString() ?? null,
-      last_inbound_at: lastInboundAt?.toISOString() ?? null,
+      last_inbound_at: times.last_message_at?.toISOString() ?? null,
       reason: 'a template message is required',
     },
   );

@@ -10,6 +10,8 @@ import type { TemplateRequest } from '../templates/templateInput.js';
 import { ProviderError } from '../../adapters/providers/errors.js';
 import type { Context, Db } from '../shared/context.js';
 import { providerFailure } from '../shared/providerFailure.js';
+import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
+import { applyFailureEffects } from './failureEffects.js';
 import { forwardMove } from './messageStatus.js';
 import type { Failure, StatusMoves } from '../shared/statusMoves.js';
 import { v7 as uuidv7 } from 'uuid';
@@ -25,12 +27,18 @@ export type OutboundMessage = {
   /** The text stored as the message body (for a template: its rendered header, body and footer). */
   body: string;
   template: TemplateRequest | null;
+  /** A template's category (MARKETING, UTILITY, AUTHENTICATION): a MARKETING one needs the contact's consent. */
+  category?: string;
   /** What the record keeps of a media message's file. */
   media?: Record<string, unknown>;
 };
 
-/** Who wrote a message: the contact, a user, an API key, the AI agent, a campaign or an automation rule, and its id. */
-export type MessageSender = { type: 'contact' | 'user' | 'api_key' | 'agent' | 'campaign' | 'automation'; id: string | null };
+/** Who wrote a message: the contact, a user, an API key, the AI agent, a campaign, an automation rule or a consent
+ * keyword's confirmation, and its id. */
+export type MessageSender = {
+  type: 'contact' | 'user' | 'api_key' | 'agent' | 'campaign' | 'automation' | 'consent';
+  id: string | null;
+};
 
 export type OutboundSend = OutboundMessage & {
   workspaceId: string;
@@ -57,7 +65,7 @@ export function messagingAddress(contact: AddressableContact): Recipient | null 
 export async function templateMessage(provider: MessagingProvider, request: TemplateRequest): Promise<OutboundMessage> {
   const { template, values } = await sendableTemplate(provider, request);
   const filled = fillTemplate(template, values);
-  return { content: filled.content, body: filled.text, template: request };
+  return { content: filled.content, body: filled.text, template: request, category: template.category };
 }
 
 /** What a template send is stored with: its flat list, or its parts. */
@@ -88,21 +96,33 @@ export async function recordPendingMessage(db: Db, send: OutboundSend): Promise<
 }
 
 function failureRecord(error: unknown): Failure {
-  if (error instanceof ProviderError) return { error_code: error.code ?? error.reason, error_title: error.message };
+  if (error instanceof ProviderError) {
+    return { error_code: error.code ?? error.reason, error_title: error.message, error_details: error.details };
+  }
   return { error_code: 'internal', error_title: 'Unexpected error while sending' };
 }
 
 /** `message` is the message as sent, or null when a status report got there first and moved it further. */
 export type DispatchOutcome = { sent: true; providerMessageId: string; message: MessageView | null } | { sent: false; error: unknown };
 
-/** Hands a recorded pending message to the provider (outside any transaction) and records the outcome. */
-export async function dispatchMessage(statusMoves: StatusMoves, send: OutboundSend, messageId: string): Promise<DispatchOutcome> {
+/**
+ * Hands a recorded pending message to the provider (outside any transaction; the provider adapter retries
+ * throughput and pair-rate refusals itself) and records the outcome, with what the provider's error code changes
+ * beyond the message (failureEffects.ts).
+ */
+export async function dispatchMessage(
+  { prisma, statusMoves }: { prisma: PrismaClient; statusMoves: StatusMoves },
+  send: OutboundSend,
+  messageId: string,
+): Promise<DispatchOutcome> {
   const { workspaceId } = send;
   let providerMessageId: string;
   try {
     ({ providerMessageId } = await send.provider.send({ to: send.to, reference: messageId, content: send.content }));
   } catch (error) {
-    await statusMoves.move(workspaceId, forwardMove(messageId, 'failed', failureRecord(error)));
+    const failure = failureRecord(error);
+    await statusMoves.move(workspaceId, forwardMove(messageId, 'failed', failure));
+    await applyFailureEffects(prisma, workspaceId, messageId, failure.error_code);
     return { sent: false, error };
   }
   // A status report that arrived first may already have moved the message further; then this is a no-op.
@@ -114,7 +134,7 @@ export async function dispatchMessage(statusMoves: StatusMoves, send: OutboundSe
  * after; the provider's refusal is PROVIDER_ERROR naming the message, which stays recorded as failed. */
 export async function deliverMessage(ctx: Pick<Context, 'prisma' | 'statusMoves'>, send: OutboundSend): Promise<MessageView> {
   const id = await recordPendingMessage(ctx.prisma, send);
-  const outcome = await dispatchMessage(ctx.statusMoves, send, id);
+  const outcome = await dispatchMessage(ctx, send, id);
   if (!outcome.sent) throw providerFailure(outcome.error, { message_id: id });
   return outcome.message ?? (await ctx.prisma.message.findUniqueOrThrow({ where: { id }, select: messageViewSelect }));
 }

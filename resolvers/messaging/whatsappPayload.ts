@@ -247,7 +247,8 @@ function toStatusUpdate(report: z.infer<typeof statusReport>): StatusUpdate | nu
     error: error
       ? {
           code: String(error.code),
-          message: (error.error_data?.details ?? error.message ?? error.title ?? 'Delivery failed').slice(0, 1000),
+          message: (error.title ?? error.message ?? 'Delivery failed').slice(0, 1000),
+          details: (error.error_data?.details ?? error.message ?? null)?.slice(0, 1000) ?? null,
         }
       : null,
   };

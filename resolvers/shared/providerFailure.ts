@@ -5,11 +5,13 @@ import { DomainError } from './errors.js';
 
 export function providerFailure(error: unknown, details: Record<string, unknown> = {}): unknown {
   if (!(error instanceof ProviderError)) return error;
-  return new DomainError('PROVIDER_ERROR', `The messaging provider failed: ${error.message}`, {
+  const explained = [error.message, error.details].filter(Boolean).join(': ');
+  return new DomainError('PROVIDER_ERROR', `The messaging provider failed: ${explained}`, {
     ...details,
     provider: error.provider,
     reason: error.reason,
     provider_code: error.code,
+    provider_details: error.details,
     retryable: error.retryable,
   });
 }

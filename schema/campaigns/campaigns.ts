@@ -34,6 +34,9 @@ const Progress = builder.objectRef<CampaignProgress>('CampaignProgress').impleme
   description: "The campaign's recipients counted by their current status; 0 until the campaign first runs.",
   fields: (t) => ({
     total: t.exposeInt('total'),
+    skipped_opted_out: t.exposeInt('skipped_opted_out', {
+      description: 'Of the skipped recipients, those not sent because they opted out of marketing (a MARKETING template).',
+    }),
     ...Object.fromEntries(RECIPIENT_STATUSES.map((status) => [status, t.exposeInt(status)])),
   }),
 });
@@ -64,6 +67,11 @@ const Campaign = builder.objectRef<CampaignView>('Campaign').implement({
     error_code: t.exposeString('error_code', { nullable: true, description: 'Why the runner paused it; cleared on resume.' }),
     error_message: t.exposeString('error_message', { nullable: true }),
     progress: t.field({ type: Progress, resolve: (campaign) => campaign.progress }),
+    skipped_opted_out: t.int({
+      description:
+        'Recipients skipped because they opted out of marketing: a MARKETING campaign never sends to them (progress.skipped_opted_out).',
+      resolve: (campaign) => campaign.progress.skipped_opted_out,
+    }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
   }),

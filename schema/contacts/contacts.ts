@@ -7,6 +7,8 @@ import { type ContactDetail, type ContactRow, getContact, listContacts, searchCo
 import { pageType } from '../shared/page.js';
 import { limitArg } from '../shared/pageLimit.js';
 import { EMAIL, URI } from '../shared/jsonSchemaHints.js';
+import { marketingConsentOf } from '../../resolvers/contacts/consent.js';
+import { MarketingConsentType } from './marketingConsent.js';
 
 const Customer = builder.prismaObject('Customer', {
   description: 'A contact (customer) of the workspace.',
@@ -47,6 +49,7 @@ for (const variant of listItemTypes) {
     metadata: t.expose('metadata', { type: 'JSON', nullable: true }),
     created_at: t.expose('created_at', { type: 'DateTime', nullable: true }),
     updated_at: t.expose('updated_at', { type: 'DateTime', nullable: true }),
+    marketing_consent: t.field({ type: MarketingConsentType, resolve: (contact) => marketingConsentOf(contact) }),
   }));
 }
 

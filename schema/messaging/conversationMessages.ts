@@ -47,7 +47,7 @@ builder.prismaObjectFields('Conversation', (t) => ({
   }),
   messaging_window: t.field({
     type: MessagingWindowType,
-    select: { last_message_at: true },
-    resolve: (conversation) => messagingWindow(conversation.last_message_at, Date.now()),
+    select: { last_message_at: true, window_closed_at: true },
+    resolve: (conversation) => messagingWindow(conversation, Date.now()),
   }),
 }));

@@ -1,5 +1,6 @@
 // The message record of every read surface (MessageDetail): the spec's six Message fields unchanged, plus what
 // a transcript needs. Its parts (template, sender, error, media) are built from the row's columns here.
+import { isRetryableCode } from '../../adapters/providers/errors.js';
 import { builder } from '../builder.js';
 import { getMessage, listConversationMessages, searchMessages } from '../../resolvers/messaging/transcripts.js';
 import type { MessageDetailRow } from '../../resolvers/shared/views.js';
@@ -51,7 +52,7 @@ const MessageTemplate = builder.objectRef<{ name: string; language: string }>('M
 const MessageSender = builder.objectRef<{ type: string; id: string | null }>('MessageSender').implement({
   description: 'Who wrote the message.',
   fields: (t) => ({
-    type: t.exposeString('type', oneOf(['contact', 'user', 'api_key', 'agent', 'campaign', 'automation'])),
+    type: t.exposeString('type', oneOf(['contact', 'user', 'api_key', 'agent', 'campaign', 'automation', 'consent'])),
     id: t.exposeString('id', {
       nullable: true,
       description:
@@ -61,14 +62,20 @@ const MessageSender = builder.objectRef<{ type: string; id: string | null }>('Me
 });
 
 const MessageError = builder.objectRef<{ code: string | null; title: string | null; details: string | null }>('MessageError').implement({
-  description: 'Why a message failed.',
+  description:
+    "Why a message failed, as the provider said it (Meta's codes unchanged): 131047 the 24-hour window was closed (the conversation's window is then closed until the contact writes); 131026 undeliverable and 131049 marketing frequency cap are final; 131050 the contact stopped marketing messages (the contact is then opted out, source provider); 130429 throughput and 131056 pair rate were retried with backoff before failing.",
   fields: (t) => ({
     code: t.exposeString('code', {
       nullable: true,
       description: "The provider's error code (or the service's, such as SEND_OUTCOME_UNKNOWN).",
     }),
-    title: t.exposeString('title', { nullable: true }),
-    details: t.exposeString('details', { nullable: true }),
+    title: t.exposeString('title', { nullable: true, description: "The provider's title of the error." }),
+    details: t.exposeString('details', { nullable: true, description: "The provider's details (Meta's error_data.details)." }),
+    retryable: t.boolean({
+      description:
+        'Whether sending the message again later may succeed (a rate limit or the provider unavailable); false for a final refusal.',
+      resolve: (error) => isRetryableCode(error.code),
+    }),
   }),
 });
 

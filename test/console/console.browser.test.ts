@@ -209,7 +209,7 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     expect(problems).toEqual([]);
   });
 
-  it('finds a contact, edits its fields, tags it, and shows its channels and conversations', async () => {
+  it('finds a contact, edits its fields, tags it, records its marketing consent, and shows its channels and conversations', async () => {
     const phone = `+${digits()}`;
     const created = await h.graphql<{ contactCreate: { id: string } }>(
       workspace.apiKey,
@@ -232,6 +232,11 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await page.getByLabel('Add a tag').fill('vip');
     await page.getByRole('button', { name: 'Tag', exact: true }).click();
     await page.getByRole('button', { name: 'Remove tag vip' }).waitFor();
+    const consent = page.getByRole('region', { name: 'Marketing consent' });
+    expect(await consent.innerText()).toContain('Unknown');
+    await page.getByLabel('Record consent').selectOption('opted_out');
+    await page.getByRole('button', { name: 'Record' }).click();
+    await consent.getByText(/Opted out · by console/).waitFor();
     expect(await page.getByRole('region', { name: 'Channels' }).innerText()).toContain(phone);
     await page
       .getByRole('region', { name: 'Conversations' })
@@ -243,7 +248,12 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
       where: { id: contactId },
       include: { tags: { include: { tag: true } } },
     });
-    expect(stored).toMatchObject({ name: 'Carla Costa', notes: 'Prefers e-mail before noon.' });
+    expect(stored).toMatchObject({
+      name: 'Carla Costa',
+      notes: 'Prefers e-mail before noon.',
+      marketing_consent_status: 'opted_out',
+      marketing_consent_source: 'console',
+    });
     expect(stored.tags.map((assignment) => assignment.tag.name)).toEqual(['vip']);
     expect(problems).toEqual([]);
   });

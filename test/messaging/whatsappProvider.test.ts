@@ -76,7 +76,8 @@ describe('the whatsapp provider adapter', async () => {
     ).toMatchObject({
       reason: 'recipient',
       code: '131026',
-      message: '(#131026) Message undeliverable: Message Undeliverable.',
+      message: '(#131026) Message undeliverable',
+      details: 'Message Undeliverable.',
     });
     const mismatch = adapter().send({
       to: { kind: 'phone', id: '15551234567' },

@@ -29,6 +29,10 @@ export function campaignTestFile(h: () => Harness) {
       workspaceIds.push(created.workspace_id);
       return created;
     },
+    /** A workspace made otherwise (a messaging world's), whose live campaigns are cancelled too. */
+    adopt(workspaceId: string) {
+      workspaceIds.push(workspaceId);
+    },
   };
 }
 

@@ -4,6 +4,7 @@
 // in pages, media (POST /{phone-number-id}/media uploads, GET /{media-id} describing a file with a download
 // URL on its attachments host, which needs the same bearer token), and — like the real service — signed status
 // webhooks (sent, delivered, read) sent back to the service for every accepted message. Its template catalog is the sandbox's, in Graph's JSON form.
+import { createAttemptCounter, sandboxFailureOf } from '../../adapters/providers/sandboxErrors.js';
 import { createHash, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -108,6 +109,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
   const webhooks = new Set<Promise<void>>();
   let sender: WebhookSender | null = null;
   let hold: { gate: Promise<void>; arrived: () => void } | null = null;
+  const attempts = createAttemptCounter();
 
   function authorize(request: IncomingMessage, account: FakeGraphAccount | undefined): FakeGraphAccount {
     if (!account || request.headers['authorization'] !== `Bearer ${account.accessToken}`) {
@@ -121,13 +123,24 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     return account;
   }
 
+  /**
+   * The status webhooks of an accepted send: sent, delivered, read; or, for a recipient of the sandbox's error numbers
+   * whose error Meta reports after accepting (131026, 131047, 131049, 131050), failed with Meta's error object.
+   */
   function reportStatuses(account: FakeGraphAccount, id: string, to: string, reference: string | undefined) {
     if (!sender) return;
     const deliver = sender;
+    const reported = sandboxFailureOf(to);
+    const failure = reported?.reason === 'rate_limited' ? null : reported;
+    const errors = failure
+      ? [{ code: Number(failure.code), title: failure.title, message: failure.title, error_data: { details: failure.details } }]
+      : undefined;
     const run = (async () => {
-      for (const status of ['sent', 'delivered', 'read']) {
+      for (const status of failure ? ['failed'] : ['sent', 'delivered', 'read']) {
         await new Promise((resolve) => setTimeout(resolve, 5));
-        const raw = JSON.stringify(statusPayload(account.phoneNumberId, { id, status, recipient: to, reference }));
+        const raw = JSON.stringify(
+          statusPayload(account.phoneNumberId, { id, status, recipient: to, reference, ...(errors ? { errors } : {}) }),
+        );
         const response = await deliver(raw, hubSignature(raw, account.appSecret));
         if (!response.ok) throw new Error(`the service refused a status webhook: ${response.status}`);
       }
@@ -149,6 +162,11 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     }
     if (to.startsWith(UNDELIVERABLE_PREFIX)) {
       throw new GraphFailure({ status: 400, code: 131026, message: 'Message undeliverable', details: 'Message Undeliverable.' });
+    }
+    // Meta refuses a send over the throughput or pair rate at once (the sandbox's error numbers, sandboxErrors.ts).
+    const failure = sandboxFailureOf(to);
+    if (failure?.reason === 'rate_limited' && attempts.fails(failure, String(body['biz_opaque_callback_data'] ?? to))) {
+      throw new GraphFailure({ status: 400, code: Number(failure.code), message: failure.title, details: failure.details });
     }
     if (body['type'] === 'text') {
       if (typeof body['text']?.body !== 'string') throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter' });

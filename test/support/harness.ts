@@ -89,6 +89,7 @@ export const TEST_MESSAGING: MessagingSettings = {
   whatsappTimeoutMs: 5_000,
   whatsappMediaTimeoutMs: 5_000,
   templateCacheTtlMs: 60_000,
+  sendRetry: { attempts: 3, baseDelayMs: 10, pairIntervalMs: 30 },
 };
 
 /**

@@ -145,7 +145,7 @@ export function createAgentRunner(services: Services, runOperation: RunOperation
     if (!seen) return { status: 'skipped', error: 'the message is gone' };
     if (!seen.conversation.service_enabled) return { status: 'skipped', error: 'the agent is switched off on this conversation' };
     if (seen.conversation.status === 'closed') return { status: 'skipped', error: 'the conversation is closed' };
-    if (!messagingWindow(seen.conversation.last_message_at, options.clock().getTime()).open) {
+    if (!messagingWindow(seen.conversation, options.clock().getTime()).open) {
       return { status: 'skipped', error: 'the 24-hour window is closed' };
     }
     if (run.reply !== null) return send(run, run.reply);

@@ -1,9 +1,10 @@
-// Contacts: search, and a contact's fields (editable), tags, channels and conversations.
+// Contacts: search, and a contact's fields (editable), marketing consent, tags, channels and conversations.
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { Button, EmptyNote, ErrorNote, Field, Page, SearchList, Time, formValues } from '../../ui.js';
+import { CONSENT_FIELDS, ContactConsent, type MarketingConsent } from './consent.js';
 
 type Contact = {
   id: string;
@@ -20,6 +21,7 @@ type Detail = Contact & {
   username: string | null;
   created_at: string | null;
   last_message_at: string | null;
+  marketing_consent: MarketingConsent;
 };
 type Tag = { id: string; name: string; color: string | null };
 
@@ -31,7 +33,7 @@ const LIST = gql`
 `;
 const DETAIL = gql`
   query Contact($id: ID!) {
-    contact(id: $id) { ${ROW} notes tags profile_name username created_at last_message_at }
+    contact(id: $id) { ${ROW} notes tags profile_name username created_at last_message_at ${CONSENT_FIELDS} }
     contactChannels(customer_id: $id) { channels { id type value provider is_primary } }
     conversations(customer_id: $id, status: null, limit: 50) { data { id status last_message_at last_message { body type } } }
     tags { tags { id name color } }
@@ -166,6 +168,7 @@ function ContactDetail({ id }: { id: string }) {
         </Button>
         {saved ? <span role="status"> Saved.</span> : null}
       </form>
+      <ContactConsent id={id} consent={contact.marketing_consent} onSaved={refetch} />
       <section aria-label="Tags">
         <h3>Tags</h3>
         <ul class="tags">
