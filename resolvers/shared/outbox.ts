@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'message.created',
   'conversation.updated',
   'conversation.handoff',
+  'template.status',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent to one subscription on request (webhookTest); not subscribable, so fan-out never matches it. */
