@@ -19,7 +19,7 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** The console's client routes: each answers the same page, whose router shows the right view. */
-const PAGE_PATHS = [/^\/$/, /^\/(inbox|contacts)(\/[^/]+)?$/, /^\/settings\/[a-z-]+(\/[^/]+)?$/, /^\/(setup|invite|sign-in)$/];
+const PAGE_PATHS = [/^\/$/, /^\/(inbox|contacts|templates)(\/[^/]+)?$/, /^\/settings\/[a-z-]+(\/[^/]+)?$/, /^\/(setup|invite|sign-in)$/];
 const ASSET_PATH = /^\/console\/(app\.js|app-styles\.css)(\.map)?$/;
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../resolvers/shared/errors.js';
 import type { FacadeEntry } from '../core/table.js';
 
 const TEMPLATE_ERRORS: readonly ErrorCode[] = ['INTEGRATION_NOT_FOUND', 'PROVIDER_ERROR'];
-const WRITE_ERRORS: readonly ErrorCode[] = ['NOT_FOUND', 'CONFLICT', 'PROVIDER_ERROR'];
+const WRITE_ERRORS: readonly ErrorCode[] = ['NOT_FOUND', 'CONFLICT'];
 
 /** Meta's rules, as each write's tool states them (the schema's field descriptions carry them into OpenAPI). */
 const RULES =
@@ -47,7 +47,7 @@ export const TEMPLATES: readonly FacadeEntry[] = [
         method: 'POST',
         path: '/templates',
         status: 201,
-        errors: ['INTEGRATION_NOT_FOUND', ...WRITE_ERRORS],
+        errors: ['INTEGRATION_NOT_FOUND', 'CONFLICT', 'PROVIDER_ERROR'],
       },
     ],
     mcp: {
@@ -70,7 +70,7 @@ export const TEMPLATES: readonly FacadeEntry[] = [
   },
   {
     operation: 'TemplateDelete',
-    rest: [{ operationId: 'deleteTemplate', method: 'DELETE', path: '/templates/{id}', errors: WRITE_ERRORS }],
+    rest: [{ operationId: 'deleteTemplate', method: 'DELETE', path: '/templates/{id}', errors: ['NOT_FOUND'] }],
     mcp: { name: 'templates_delete', kind: 'destructive', description: 'Delete a template written here, at the provider and here.' },
   },
 ];

@@ -16,7 +16,7 @@ CREATE TABLE "message_templates" (
     "rejected_reason" TEXT,
     "quality_score" TEXT,
     "quality_updated_at" TIMESTAMPTZ(3),
-    "status_history" JSONB NOT NULL DEFAULT '[]',
+    "status_history" JSONB NOT NULL,
     "review_due_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL,
