@@ -1,6 +1,7 @@
 // The background workers of a process, started together and stopped through the shutdown registry: webhook
-// delivery with the event pruner, campaigns, AI agent runs and automations, each when asked for. The server runs
-// them in process (WEBHOOK_WORKERS, CAMPAIGN_WORKERS, AGENT_WORKERS, AUTOMATION_WORKERS) and `npm run worker` alone.
+// delivery with the event pruner and the sandbox's template reviews, campaigns, AI agent runs and automations, each
+// when asked for. The server runs them in process (WEBHOOK_WORKERS, CAMPAIGN_WORKERS, AGENT_WORKERS,
+// AUTOMATION_WORKERS) and `npm run worker` alone.
 import type { Logger } from 'pino';
 import type { Settings } from '../infra/config/settings.js';
 import type { ShutdownRegistry } from '../infra/shutdown.js';
@@ -15,6 +16,7 @@ import { startAgentWorker } from '../workers/agent/worker.js';
 import type { RunOperation } from '../workers/agent/operations.js';
 import { startEventPruner } from '../workers/events/pruner.js';
 import { startAutomationWorker } from '../workers/automations/worker.js';
+import { startTemplateReviewer } from '../workers/templates/reviewer.js';
 
 /** The agent's way to the facades' operations: the gateway's in-process runner, under the call's actor (whose
  * scopes the schema checks as for any key) and its Idempotency-Key. Workers import no schema and no facade. */
@@ -29,6 +31,9 @@ export function agentOperations(services: Services): RunOperation {
     return runInProcess(context, call.name, call.variables);
   };
 }
+
+/** How often due sandbox template reviews are looked for: a review takes SANDBOX_TEMPLATE_REVIEW_MS, give or take this. */
+const TEMPLATE_REVIEW_POLL_MS = 500;
 
 export type BackgroundWork = { webhooks: boolean; campaigns: boolean; agents: boolean; automations: boolean };
 
@@ -46,6 +51,9 @@ export function startBackgroundWork(
       logger,
     );
     shutdown.register({ name: 'event pruner', stage: 'drain', stop: () => eventPruner.stop() });
+    // The sandbox's template reviews are decided as its webhooks would be: with the webhook workers.
+    const templateReviewer = startTemplateReviewer(services, { pollMs: TEMPLATE_REVIEW_POLL_MS }, logger);
+    shutdown.register({ name: 'template reviewer', stage: 'drain', stop: () => templateReviewer.stop() });
     logger.info({ concurrency: settings.WEBHOOK_CONCURRENCY }, 'webhook delivery worker started');
   }
   if (work.campaigns) {

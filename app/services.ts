@@ -13,6 +13,7 @@ import type { Services } from '../resolvers/shared/context.js';
 import type { TargetGuard } from '../infra/net/targetGuard.js';
 import { integrationContext } from '../resolvers/workspace/integrations.js';
 import { applyStatusUpdate } from '../resolvers/messaging/messageStatus.js';
+import { trackedTemplates } from '../resolvers/templates/tracked.js';
 import { createStatusMoves } from '../resolvers/messaging/statusMoves.js';
 import { createPublicUrls } from './publicUrls.js';
 import { createEventHub, type Listen } from '../resolvers/events/hub.js';
@@ -51,6 +52,7 @@ export function oauthSettings(settings: Settings): NonNullable<ServiceOptions['o
 export function messagingSettings(settings: Settings): MessagingSettings {
   return {
     sandboxStatusIntervalMs: settings.SANDBOX_STATUS_INTERVAL_MS,
+    sandboxTemplateReviewMs: settings.SANDBOX_TEMPLATE_REVIEW_MS,
     whatsappGraphUrl: settings.WHATSAPP_GRAPH_URL,
     whatsappTimeoutMs: settings.WHATSAPP_TIMEOUT_MS,
     whatsappMediaTimeoutMs: settings.WHATSAPP_MEDIA_TIMEOUT_MS,
@@ -97,6 +99,7 @@ export function createServices(options: ServiceOptions): Services {
         await applyStatusUpdate(integrationContext(services, integration, `req_${randomUUID()}`), update);
       },
       onStatusError: (err) => logger.error({ err }, 'a sandbox status report failed'),
+      tracked: (integration) => trackedTemplates(options.prisma, integration),
     }),
   };
   return services;

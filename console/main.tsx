@@ -19,6 +19,7 @@ import { AccountPage } from './pages/people/account.js';
 import { AgentPage } from './pages/agent/agent.js';
 import { ConsentPage } from './pages/oauth/consent.js';
 import { ConnectedAppsPage } from './pages/oauth/connectedApps.js';
+import { TemplatesPage } from './pages/templates/templates.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -42,6 +43,7 @@ function Layout() {
         <nav aria-label="Main">
           <NavLink href="/inbox">Inbox</NavLink>
           <NavLink href="/contacts">Contacts</NavLink>
+          <NavLink href="/templates">Templates</NavLink>
           {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
           {canManage(current, 'team') ? <NavLink href="/settings/team">Team</NavLink> : null}
@@ -64,6 +66,7 @@ function Layout() {
           <Route path="/inbox/:id" component={InboxPage} />
           <Route path="/contacts" component={ContactsPage} />
           <Route path="/contacts/:id" component={ContactsPage} />
+          <Route path="/templates" component={TemplatesPage} />
           <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
           <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />
           <Route path="/settings/webhooks/:id" component={managedBy('webhooks', WebhooksPage)} />

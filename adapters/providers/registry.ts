@@ -1,16 +1,19 @@
 // The provider adapters of the running service, picked per integration by its provider name, with each
 // integration's template list kept in process for a short time (TEMPLATE_CACHE_TTL_SECONDS): listing
 // templates is a remote, paged call, and sends validate against the same list. Every send is retried when the
-// provider asks to slow down (sendRetry.ts), whoever sends.
+// provider asks to slow down (sendRetry.ts), whoever sends. The templates written here (`tracked`, read from the
+// database each time) overlay the cached list by id: what the provider decided since (its webhooks, the sandbox's
+// review) is known at once, and a cached list never hides a template just written.
 import { createSandbox } from './sandbox.js';
 import { retryingSend, type SendRetryPolicy } from './sendRetry.js';
 import { createWhatsAppProvider } from './whatsapp.js';
 import { createOutboundClient } from '../../infra/net/outbound.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
-import type { MessagingProvider, ProviderIntegration, StatusSink, Template } from './types.js';
+import type { MessagingProvider, ProviderIntegration, StatusSink, Template, TrackedTemplates } from './types.js';
 
 export type MessagingSettings = {
   sandboxStatusIntervalMs: number;
+  sandboxTemplateReviewMs: number;
   whatsappGraphUrl: string;
   whatsappTimeoutMs: number;
   /** The deadline of one media file's download, bytes included. */
@@ -27,14 +30,18 @@ export type MessagingProviders = {
 
 export function createMessagingProviders(
   settings: MessagingSettings,
-  status: { onStatus: StatusSink; onStatusError: (error: unknown) => void },
+  hooks: { onStatus: StatusSink; onStatusError: (error: unknown) => void; tracked: TrackedTemplates },
 ): MessagingProviders {
   // The Graph API host is the operator's (a local fake in tests); media files come from Meta's public hosts.
   const whatsappHttp = createOutboundClient({
     guard: createTargetGuard({ allowedHosts: [new URL(settings.whatsappGraphUrl).hostname] }),
     userAgent: 'MessagingCRM',
   });
-  const sandbox = createSandbox({ statusIntervalMs: settings.sandboxStatusIntervalMs, ...status });
+  const sandbox = createSandbox({
+    statusIntervalMs: settings.sandboxStatusIntervalMs,
+    templateReviewMs: settings.sandboxTemplateReviewMs,
+    ...hooks,
+  });
   const templateCache = new Map<string, { expiresAt: number; templates: Promise<Template[]> }>();
 
   function adapter(integration: ProviderIntegration): MessagingProvider {
@@ -65,13 +72,25 @@ export function createMessagingProviders(
     return templates;
   }
 
+  async function overlaid(integration: ProviderIntegration, provider: MessagingProvider): Promise<Template[]> {
+    const [listed, tracked] = await Promise.all([cachedTemplates(integration, provider), hooks.tracked(integration)]);
+    const byId = new Map(tracked.map((template) => [template.id, template]));
+    const merged = listed.map((template) => byId.get(template.id) ?? template);
+    const listedIds = new Set(listed.map((template) => template.id));
+    return [...merged, ...tracked.filter((template) => !listedIds.has(template.id))];
+  }
+
   return {
     for(integration) {
       const provider = adapter(integration);
+      const forget = <T>(change: Promise<T>) => change.finally(() => templateCache.delete(integration.id));
       return {
         ...provider,
         send: retryingSend((message) => provider.send(message), settings.sendRetry),
-        listTemplates: () => cachedTemplates(integration, provider),
+        listTemplates: () => overlaid(integration, provider),
+        createTemplate: (definition) => forget(provider.createTemplate(definition)),
+        editTemplate: (id, change) => forget(provider.editTemplate(id, change)),
+        deleteTemplate: (template) => forget(provider.deleteTemplate(template)),
       };
     },
     close: async () => {

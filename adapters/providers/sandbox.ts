@@ -4,13 +4,26 @@
 // 999 (an unassigned country code) fail as undeliverable, and sends to +1555013xxxx with Meta's error whose
 // code ends in xxxx (sandboxErrors.ts), so clients can exercise failure handling. Media
 // comes from its own store (sandboxMedia.ts): sample files for inbound messages, and uploads for sends.
-import { randomBytes } from 'node:crypto';
+// Its business account holds SANDBOX_TEMPLATES and the templates written here (`tracked`, from the database);
+// a submitted template is PENDING until the review worker asks sandboxReview() for its decision.
+import { randomBytes, randomInt } from 'node:crypto';
 import { ProviderError } from './errors.js';
 import { SANDBOX_TEMPLATES } from './sandboxCatalog.js';
 import { createAttemptCounter, sandboxFailureOf } from './sandboxErrors.js';
 import { createSandboxMediaStore, type SandboxMediaStore } from './sandboxMedia.js';
 import { fitsSlots } from './templates.js';
-import type { DeliveryStatus, MessagingProvider, OutboundMessage, ProviderIntegration, StatusSink } from './types.js';
+import { bodyText } from './templateDefinition.js';
+import type {
+  DefinitionComponent,
+  DeliveryStatus,
+  MessagingProvider,
+  OutboundMessage,
+  ProviderIntegration,
+  StatusSink,
+  Template,
+  TemplateStatus,
+  TrackedTemplates,
+} from './types.js';
 
 const UNDELIVERABLE_PREFIX = '999';
 const PROGRESSION: readonly DeliveryStatus[] = ['sent', 'delivered', 'read'];
@@ -18,9 +31,20 @@ const PROGRESSION: readonly DeliveryStatus[] = ['sent', 'delivered', 'read'];
 export type SandboxOptions = {
   /** Pause before each status step. */
   statusIntervalMs: number;
+  /** How long a submitted template waits for the sandbox's review (SANDBOX_TEMPLATE_REVIEW_MS). */
+  templateReviewMs: number;
   onStatus: StatusSink;
   onStatusError: (error: unknown) => void;
+  tracked: TrackedTemplates;
 };
+
+/** The word the sandbox's review refuses, as Meta refuses a utility or marketing promise it finds promotional. */
+const REFUSED_WORD = /\bguaranteed\b/i;
+
+/** The sandbox's review of a submitted template: REJECTED (PROMOTIONAL) when its body says "guaranteed", else APPROVED. */
+export function sandboxReview(components: readonly DefinitionComponent[]): { status: TemplateStatus; reason: string | null } {
+  return REFUSED_WORD.test(bodyText(components)) ? { status: 'REJECTED', reason: 'PROMOTIONAL' } : { status: 'APPROVED', reason: null };
+}
 
 export type Sandbox = {
   provider(integration: ProviderIntegration): MessagingProvider;
@@ -30,7 +54,7 @@ export type Sandbox = {
 
 type AttemptCounter = ReturnType<typeof createAttemptCounter>;
 
-function check(message: OutboundMessage, media: SandboxMediaStore, attempts: AttemptCounter): void {
+function check(message: OutboundMessage, media: SandboxMediaStore, attempts: AttemptCounter, templates: readonly Template[]): void {
   if (message.to.id.startsWith(UNDELIVERABLE_PREFIX)) {
     throw new ProviderError('sandbox', 'recipient', 'Message undeliverable', '131026');
   }
@@ -43,7 +67,7 @@ function check(message: OutboundMessage, media: SandboxMediaStore, attempts: Att
     throw new ProviderError('sandbox', 'invalid_request', `The sandbox has no media ${content.media.source.id}`, '131053');
   }
   if (content.type !== 'template') return;
-  const template = SANDBOX_TEMPLATES.find((candidate) => candidate.name === content.name && candidate.language === content.language);
+  const template = templates.find((candidate) => candidate.name === content.name && candidate.language === content.language);
   if (!template) throw new ProviderError('sandbox', 'template', `Template ${content.name} (${content.language}) does not exist`, '132001');
   if (template.status !== 'APPROVED') {
     throw new ProviderError('sandbox', 'template', `Template ${content.name} is ${template.status.toLowerCase()}`, '132015');
@@ -59,6 +83,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const media = createSandboxMediaStore();
   const attempts = createAttemptCounter();
   let closed = false;
+
+  async function businessAccount(integration: ProviderIntegration): Promise<Template[]> {
+    return [...structuredClone([...SANDBOX_TEMPLATES]), ...(await options.tracked(integration))];
+  }
 
   function progress(integration: ProviderIntegration, message: OutboundMessage, providerMessageId: string, step: number) {
     const status = PROGRESSION[step];
@@ -83,14 +111,23 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     provider(integration) {
       return {
         async send(message) {
-          check(message, media, attempts);
+          check(message, media, attempts, message.content.type === 'template' ? await businessAccount(integration) : []);
           const providerMessageId = `wamid.${randomBytes(30).toString('base64url')}`;
           progress(integration, message, providerMessageId, 0);
           return { providerMessageId };
         },
         async listTemplates() {
-          return structuredClone([...SANDBOX_TEMPLATES]);
+          return businessAccount(integration);
         },
+        async createTemplate(definition) {
+          const reviewDueAt = new Date(Date.now() + options.templateReviewMs);
+          return { id: String(randomInt(1e14, 2.8e14)), status: 'PENDING', category: definition.category, reviewDueAt };
+        },
+        // The templates written here are the sandbox's account: an edit or deletion is the database's change alone.
+        async editTemplate() {
+          return { reviewDueAt: new Date(Date.now() + options.templateReviewMs) };
+        },
+        async deleteTemplate() {},
         async fetchMedia(mediaId) {
           return media.fetch(mediaId);
         },

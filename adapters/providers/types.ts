@@ -22,10 +22,10 @@ export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', '
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
-export const HEADER_FORMATS = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
+export const HEADER_FORMATS = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'] as const;
 export type HeaderFormat = (typeof HEADER_FORMATS)[number];
 
-export type TemplateButton = { type: string; text: string; phone_number?: string; url?: string };
+export type TemplateButton = { type: string; text: string; phone_number?: string; url?: string; example?: string[] };
 
 export type TemplateComponent =
   | { type: 'HEADER'; format: HeaderFormat; text?: string }
@@ -43,6 +43,53 @@ export type Template = {
   components: TemplateComponent[];
   quality_score?: { score: string; date: number };
   rejected_reason?: string;
+  /** Templates written here: how their variables are written, and every status the provider gave them, oldest first. */
+  parameter_format?: ParameterFormat;
+  status_history?: TemplateStatusChange[];
+};
+
+export type TemplateStatusChange = { status: TemplateStatus; reason: string | null; at: string };
+
+export const PARAMETER_FORMATS = ['POSITIONAL', 'NAMED'] as const;
+export type ParameterFormat = (typeof PARAMETER_FORMATS)[number];
+
+/** A named variable's sample, as Meta's create request names it. */
+export type NamedExample = { param_name: string; example: string };
+
+/** A template component as Meta's create request holds it, with the samples review needs. */
+export type DefinitionComponent =
+  | {
+      type: 'HEADER';
+      format: HeaderFormat;
+      text?: string;
+      example?: { header_text?: string[]; header_text_named_params?: NamedExample[]; header_handle?: string[] };
+    }
+  | { type: 'BODY'; text: string; example?: { body_text?: string[][]; body_text_named_params?: NamedExample[] } }
+  | { type: 'FOOTER'; text: string }
+  | { type: 'BUTTONS'; buttons: DefinitionButton[] };
+
+export type DefinitionButton =
+  | { type: 'QUICK_REPLY'; text: string }
+  | { type: 'URL'; text: string; url: string; example?: string[] }
+  | { type: 'PHONE_NUMBER'; text: string; phone_number: string }
+  | { type: 'COPY_CODE'; example: string };
+
+/** A template to submit for review (Meta's POST /{WABA_ID}/message_templates body). */
+export type TemplateDefinition = {
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  parameter_format: ParameterFormat;
+  components: DefinitionComponent[];
+};
+
+/** What the provider answers a submission: its id for the template and where its review stands. */
+export type SubmittedTemplate = {
+  id: string;
+  status: TemplateStatus;
+  category: TemplateCategory;
+  /** When the provider's review is decided by a worker here (the sandbox); absent when the provider tells by webhook. */
+  reviewDueAt?: Date;
 };
 
 export type MediaKind = 'image' | 'video' | 'document';
@@ -113,11 +160,20 @@ export interface MessagingProvider {
   send(message: OutboundMessage): Promise<SentMessage>;
   /** Every template of the integration's business account. */
   listTemplates(): Promise<Template[]>;
+  /** Submits a new template for review. */
+  createTemplate(definition: TemplateDefinition): Promise<SubmittedTemplate>;
+  /** Submits a template's new components (and category) for review again. */
+  editTemplate(id: string, change: Pick<TemplateDefinition, 'category' | 'components'>): Promise<{ reviewDueAt?: Date }>;
+  /** Deletes a template (by its id and name, as Meta deletes one language of a name). */
+  deleteTemplate(template: { id: string; name: string }): Promise<void>;
   /** A media file by the provider's id (from an inbound message or an upload); ProviderError `media_not_found` when it has none. */
   fetchMedia(mediaId: string): Promise<MediaFile>;
   /** Stores a file with the provider for sending; resolves to its media id. */
   uploadMedia(upload: MediaUpload): Promise<{ id: string }>;
 }
+
+/** The templates written here for an integration, as they stand (the sandbox's own business account). */
+export type TrackedTemplates = (integration: ProviderIntegration) => Promise<Template[]>;
 
 /** Where adapters report delivery progress they learn of by themselves (the sandbox's timer). */
 export type StatusSink = (integration: ProviderIntegration, update: StatusUpdate) => Promise<void>;

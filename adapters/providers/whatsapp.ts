@@ -1,6 +1,7 @@
 // The `whatsapp` provider: the WhatsApp Cloud API over HTTPS (Graph API). Text, template and media sends go
 // to POST /{phone-number-id}/messages; templates come from GET /{business-account-id}/message_templates,
-// page by page; files are uploaded to POST /{phone-number-id}/media and fetched by id (GET /{media-id} gives
+// page by page, and are submitted to POST /{business-account-id}/message_templates, edited by POST /{template-id}
+// and deleted by DELETE /{business-account-id}/message_templates?hsm_id=&name=; files are uploaded to POST /{phone-number-id}/media and fetched by id (GET /{media-id} gives
 // a URL valid for five minutes, read with the same bearer token). The base URL (WHATSAPP_GRAPH_URL, with the
 // API version) is configurable so that tests run the adapter against a local fake Graph server. Delivery
 // progress arrives later at /webhooks/whatsapp. Every call goes through the guarded outbound client
@@ -82,6 +83,7 @@ const mediaAnswer = z.object({
   file_size: z.union([z.string(), z.number()]).optional(),
 });
 const uploadAnswer = z.object({ id: z.string().min(1) });
+const createAnswer = z.object({ id: z.string().min(1), status: z.string(), category: z.string() });
 
 /** Meta's media hosts: the access token goes to a download URL only there (or to the configured Graph host itself). */
 const MEDIA_HOSTS = /(^|\.)(fbsbx\.com|facebook\.com|fbcdn\.net|whatsapp\.net)$/;
@@ -254,6 +256,35 @@ export function createWhatsAppProvider(integration: ProviderIntegration, options
         if (!after) return templates;
       }
       throw new ProviderError('whatsapp', 'unavailable', `The template list has more than ${MAX_PAGES} pages`);
+    },
+
+    async createTemplate(definition) {
+      const answer = createAnswer.safeParse(
+        await call(`${base}/${encodeURIComponent(integration.businessAccountId)}/message_templates`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(definition),
+        }),
+      );
+      const status = answer.success ? STATUS_OF[answer.data.status.toUpperCase()] : undefined;
+      const category = answer.data?.category.toUpperCase();
+      if (!answer.success || !status || !(TEMPLATE_CATEGORIES as readonly string[]).includes(category ?? ''))
+        throw invalidAnswer('the template submission');
+      return { id: answer.data.id, status, category: category as Template['category'] };
+    },
+
+    async editTemplate(id, change) {
+      await call(`${base}/${encodeURIComponent(id)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(change),
+      });
+      return {};
+    },
+
+    async deleteTemplate(template) {
+      const query = new URLSearchParams({ hsm_id: template.id, name: template.name });
+      await call(`${base}/${encodeURIComponent(integration.businessAccountId)}/message_templates?${query}`, { method: 'DELETE' });
     },
 
     async fetchMedia(mediaId) {

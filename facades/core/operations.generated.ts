@@ -81,6 +81,51 @@ export type TemplateButtonInput = {
   value: string;
 };
 
+export type TemplateComponentInput = {
+  /** BUTTONS: at most 10; quick replies grouped, at most 3 before other buttons; at most 2 URL, 1 PHONE_NUMBER, 1 COPY_CODE. */
+  buttons?: Array<TemplateDefinitionButtonInput> | null | undefined;
+  example?: TemplateExampleInput | null | undefined;
+  /** HEADER: TEXT, IMAGE, VIDEO, DOCUMENT, LOCATION. */
+  format?: string | null | undefined;
+  /** HEADER (TEXT, at most 60 characters, one parameter), BODY (at most 1024 characters) or FOOTER (60, no parameters). */
+  text?: string | null | undefined;
+  /** HEADER, BODY, FOOTER, BUTTONS; at most one of each, a BODY required. */
+  type: string;
+};
+
+export type TemplateDefinitionButtonInput = {
+  /** URL with {{1}}: [the full sample URL]; COPY_CODE: [the sample code, at most 15 characters]. */
+  example?: Array<string> | null | undefined;
+  /** PHONE_NUMBER: E.164, such as +15550100000. */
+  phone_number?: string | null | undefined;
+  /** The label (at most 25 characters); not for COPY_CODE. */
+  text?: string | null | undefined;
+  /** QUICK_REPLY, URL, PHONE_NUMBER, COPY_CODE */
+  type: string;
+  /** URL: the address; a dynamic suffix is {{1}} at its end. */
+  url?: string | null | undefined;
+};
+
+/** Samples for review, as Meta's create request holds them: one per parameter. */
+export type TemplateExampleInput = {
+  /** POSITIONAL: [[sample of {{1}}, sample of {{2}}, ...]]. */
+  body_text?: Array<Array<string>> | null | undefined;
+  /** NAMED: a sample per named parameter. */
+  body_text_named_params?: Array<TemplateNamedExampleInput> | null | undefined;
+  /** IMAGE, VIDEO or DOCUMENT header: a sample file (an upload handle or https URL); required. */
+  header_handle?: Array<string> | null | undefined;
+  /** POSITIONAL: the TEXT header's {{1}} sample. */
+  header_text?: Array<string> | null | undefined;
+  /** NAMED: the TEXT header's sample. */
+  header_text_named_params?: Array<TemplateNamedExampleInput> | null | undefined;
+};
+
+export type TemplateNamedExampleInput = {
+  example: string;
+  /** The named parameter, lowercase. */
+  param_name: string;
+};
+
 /** An approved template to send, with the values of its variable slots: the flat parameters list, or (messageSend only) header, body and buttons. */
 export type TemplateSendInput = {
   /** The body variables: a list for {{1}}, {{2}} …, or an object by name for named variables ({{first_name}}). */
@@ -1091,7 +1136,35 @@ export type TemplatesQueryVariables = Exact<{
 }>;
 
 
-export type TemplatesQuery = { templates: { total: number, templates: Array<{ category: string, id: string, language: string, name: string, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null }> } | null };
+export type TemplatesQuery = { templates: { total: number, templates: Array<{ category: string, id: string, language: string, name: string, parameter_format: string | null, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ example: Array<string> | null, phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null, status_history: Array<{ at: string, reason: string | null, status: string }> | null }> } | null };
+
+export type TemplateCreateMutationVariables = Exact<{
+  provider?: string | null | undefined;
+  name: string;
+  language: string;
+  category: string;
+  parameter_format?: string | null | undefined;
+  components: Array<TemplateComponentInput> | TemplateComponentInput;
+}>;
+
+
+export type TemplateCreateMutation = { templateCreate: { category: string, id: string, language: string, name: string, parameter_format: string | null, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ example: Array<string> | null, phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null, status_history: Array<{ at: string, reason: string | null, status: string }> | null } | null };
+
+export type TemplateUpdateMutationVariables = Exact<{
+  id: string;
+  category?: string | null | undefined;
+  components?: Array<TemplateComponentInput> | TemplateComponentInput | null | undefined;
+}>;
+
+
+export type TemplateUpdateMutation = { templateUpdate: { category: string, id: string, language: string, name: string, parameter_format: string | null, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ example: Array<string> | null, phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null, status_history: Array<{ at: string, reason: string | null, status: string }> | null } | null };
+
+export type TemplateDeleteMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TemplateDeleteMutation = { templateDelete: { category: string, id: string, language: string, name: string, parameter_format: string | null, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ example: Array<string> | null, phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null, status_history: Array<{ at: string, reason: string | null, status: string }> | null } | null };
 
 export type WebhookSubscriptionFieldsFragment = { active: boolean, created_at: string, disabled_at: string | null, disabled_reason: string | null, events: Array<string>, failing_since: string | null, id: string, updated_at: string, url: string };
 

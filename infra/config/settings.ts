@@ -65,6 +65,8 @@ const schema = z
     WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     WHATSAPP_MEDIA_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
     SANDBOX_STATUS_INTERVAL_MS: z.coerce.number().int().min(1).max(3_600_000).default(2_000),
+    /** How long the sandbox takes to review a submitted template. */
+    SANDBOX_TEMPLATE_REVIEW_MS: z.coerce.number().int().min(0).max(86_400_000).default(2_000),
     TEMPLATE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     // Sends the provider refuses for throughput (130429) or pair rate (131056): tries in all, first pause, and the
     // least pause after a pair-rate refusal (Meta: one message to a recipient per 6 s).

@@ -18,6 +18,7 @@ export const LIVE_SOURCES = {
   messageCreated: ['message.received', 'message.created'],
   messageStatusChanged: ['message.status'],
   conversationChanged: ['message.received', 'message.created', 'message.status', 'conversation.updated', 'conversation.handoff'],
+  templateStatusChanged: ['template.status'],
 } as const satisfies Record<string, readonly EventType[]>;
 export type LiveField = keyof typeof LIVE_SOURCES;
 

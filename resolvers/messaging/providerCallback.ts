@@ -8,13 +8,22 @@
 // and the delivery is acknowledged with 200 once every good part is stored: refusing it would only make the
 // provider retry for days, and cost the good parts with the bad. Only a transient failure (the database away)
 // answers 5xx, so that the provider redelivers. A delivery naming no connected phone number cannot be
-// authenticated and is ignored. Every step is idempotent, so a redelivery completes the work.
+// authenticated and is ignored. Every step is idempotent, so a redelivery completes the work. Template changes
+// (status, quality, category) name a business account instead of a phone number: they are authenticated by
+// the app secret of every integration of that account, and applied to the template written here for each.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { receiveInboundMessage } from './inbound.js';
 import { recordInboundFailure } from './inboundFailures.js';
-import { callbackIntegrations, integrationContext, isVerifyToken, type CallbackIntegration } from '../workspace/integrations.js';
+import {
+  accountIntegrations,
+  callbackIntegrations,
+  integrationContext,
+  isVerifyToken,
+  type CallbackIntegration,
+} from '../workspace/integrations.js';
+import { applyTemplateChange } from '../templates/templateStatus.js';
 import { applyStatusUpdate } from './messageStatus.js';
 import { failedPart, parseCallback, type CallbackWork, type FailedPart } from './whatsappPayload.js';
 
@@ -57,9 +66,13 @@ export async function receiveProviderCallback(
     ctx,
     parsed.work.flatMap((work) => (work.phoneNumberId ? [work.phoneNumberId] : [])),
   );
+  const accounts = await accountIntegrations(
+    ctx,
+    parsed.templates.map((work) => work.businessAccountId),
+  );
   const raw = Buffer.from(input.body, 'utf8');
   const digest = Buffer.from(signature[1]!, 'hex');
-  for (const integration of integrations.values()) {
+  for (const integration of [...integrations.values(), ...[...accounts.values()].flat()]) {
     if (!timingSafeEqual(digest, createHmac('sha256', integration.appSecret).update(raw).digest())) {
       throw new DomainError('UNAUTHORIZED', 'Invalid X-Hub-Signature-256');
     }
@@ -69,6 +82,13 @@ export async function receiveProviderCallback(
     if (work.kind === 'failure') await keepFailure(ctx, work, integration, integrations);
     else if (!integration) await keepFailure(ctx, unknownNumber(work), undefined, integrations);
     else await runPart(ctx, work, integration);
+  }
+  for (const work of parsed.templates) {
+    for (const integration of accounts.get(work.businessAccountId) ?? []) {
+      await ctx.prisma.$transaction((tx) =>
+        applyTemplateChange(tx, { integrationId: integration.id, providerTemplateId: work.templateId }, work.change),
+      );
+    }
   }
   return { status: 'ok' };
 }

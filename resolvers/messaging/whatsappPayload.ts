@@ -1,5 +1,6 @@
 // Reads a WhatsApp Cloud API webhook payload into the work it asks for: inbound messages and delivery
-// status reports, each with the phone number id that routes it to an integration, and each on its own: a
+// status reports, each with the phone number id that routes it to an integration, and template changes (status,
+// quality, category), each with the business account (entry.id) that routes it; each on its own: a
 // message, status report or change that is not the documented shape becomes a failure (kept as a dead
 // letter with its raw JSON) and never costs the other parts. Kinds this service does not handle (other
 // objects and fields, system messages, unknown statuses) yield no work. Only an envelope that is not the
@@ -12,7 +13,14 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_INBOUND_BODY_LENGTH, type InboundContent, type ReportedContact } from './inbound.js';
 import { cleanJson } from './cleanText.js';
-import { DELIVERY_STATUSES, type DeliveryStatus, type StatusUpdate } from '../../adapters/providers/types.js';
+import {
+  DELIVERY_STATUSES,
+  TEMPLATE_CATEGORIES,
+  type DeliveryStatus,
+  type StatusUpdate,
+  type TemplateStatus,
+} from '../../adapters/providers/types.js';
+import type { TemplateChange } from '../templates/templateStatus.js';
 
 /** A part of a payload that can never be stored as it is, with the JSON to keep for it. */
 export type FailedPart = {
@@ -35,6 +43,9 @@ export type CallbackWork =
     }
   | { kind: 'status'; phoneNumberId: string; update: StatusUpdate; recipientBsuid: string | null; raw: unknown }
   | FailedPart;
+
+/** A change about a template of a business account (entry.id), routed by that account rather than a phone number. */
+export type TemplateWork = { kind: 'template'; businessAccountId: string; templateId: string; change: TemplateChange };
 
 const unixSeconds = z
   .union([z.string().regex(/^\d{1,12}$/), z.number().int().nonnegative()])
@@ -135,7 +146,7 @@ const messagesValue = z.object({
 
 const envelope = z.object({
   object: z.string(),
-  entry: z.array(z.object({ changes: z.array(z.object({ field: z.string(), value: z.unknown() })) })),
+  entry: z.array(z.object({ id: z.string().optional(), changes: z.array(z.object({ field: z.string(), value: z.unknown() })) })),
 });
 
 /** The text kept as the message body: the text itself, a caption, a reply's title, or the kind in brackets. */
@@ -254,7 +265,7 @@ function toStatusUpdate(report: z.infer<typeof statusReport>): StatusUpdate | nu
   };
 }
 
-export type ParsedCallback = { ok: true; work: CallbackWork[] } | { ok: false; problem: string };
+export type ParsedCallback = { ok: true; work: CallbackWork[]; templates: TemplateWork[] } | { ok: false; problem: string };
 
 function problemOf(error: z.ZodError, where: string): string {
   const issue = error.issues[0];
@@ -332,10 +343,17 @@ function readStatus(phoneNumberId: string, raw: unknown, around: Surroundings): 
 export function parseCallback(payload: unknown): ParsedCallback {
   const outer = envelope.safeParse(cleanJson(payload));
   if (!outer.success) return { ok: false, problem: problemOf(outer.error, 'payload') };
-  if (outer.data.object !== 'whatsapp_business_account') return { ok: true, work: [] };
+  if (outer.data.object !== 'whatsapp_business_account') return { ok: true, work: [], templates: [] };
   const work: CallbackWork[] = [];
+  const templates: TemplateWork[] = [];
   for (const [e, entry] of outer.data.entry.entries()) {
     for (const [c, change] of entry.changes.entries()) {
+      if (TEMPLATE_FIELDS.includes(change.field)) {
+        const read = readTemplateChange(entry.id, change.field, change.value);
+        if (read && typeof read === 'object' && 'kind' in read) templates.push(read);
+        else if (read) work.push(failedPart(null, 'change', `entry.${e}.changes.${c}.value: ${read}`, change));
+        continue;
+      }
       if (change.field !== 'messages') continue;
       const value = messagesValue.safeParse(change.value);
       if (!value.success) {
@@ -361,5 +379,55 @@ export function parseCallback(payload: unknown): ParsedCallback {
       }
     }
   }
-  return { ok: true, work };
+  return { ok: true, work, templates };
+}
+
+const TEMPLATE_FIELDS = ['message_template_status_update', 'message_template_quality_update', 'template_category_update'];
+const templateId = z.union([z.string().regex(/^\d{1,32}$/), z.number().int().nonnegative()]).transform(String);
+const statusChange = z.object({ event: z.string().min(1), message_template_id: templateId, reason: z.string().nullish() });
+const qualityChange = z.object({ message_template_id: templateId, new_quality_score: z.string().min(1).max(32) });
+const categoryChange = z.object({ message_template_id: templateId, new_category: z.string() });
+
+/** Meta's template events folded into the spec's five statuses (FLAGGED: still sendable, its quality is low). */
+const TEMPLATE_EVENT_STATUS: Record<string, TemplateStatus> = {
+  APPROVED: 'APPROVED',
+  REINSTATED: 'APPROVED',
+  FLAGGED: 'APPROVED',
+  PENDING: 'PENDING',
+  IN_APPEAL: 'PENDING',
+  REJECTED: 'REJECTED',
+  PAUSED: 'PAUSED',
+  DISABLED: 'DISABLED',
+  LIMIT_EXCEEDED: 'DISABLED',
+  PENDING_DELETION: 'DISABLED',
+  DELETED: 'DISABLED',
+  ARCHIVED: 'DISABLED',
+};
+
+/** One template change, or why it is not the documented shape; null for an event this service does not track. */
+function readTemplateChange(account: string | undefined, field: string, value: unknown): TemplateWork | string | null {
+  if (!account) return 'entry.id: the business account is required';
+  const at = (change: TemplateChange, id: string): TemplateWork => ({
+    kind: 'template',
+    businessAccountId: account,
+    templateId: id,
+    change,
+  });
+  if (field === 'message_template_status_update') {
+    const parsed = statusChange.safeParse(value);
+    if (!parsed.success) return problemOf(parsed.error, 'value');
+    const status = TEMPLATE_EVENT_STATUS[parsed.data.event.toUpperCase()];
+    const reason = parsed.data.reason && parsed.data.reason !== 'NONE' ? parsed.data.reason.slice(0, 200) : null;
+    return status ? at({ kind: 'status', status, reason }, parsed.data.message_template_id) : null;
+  }
+  if (field === 'message_template_quality_update') {
+    const parsed = qualityChange.safeParse(value);
+    if (!parsed.success) return problemOf(parsed.error, 'value');
+    return at({ kind: 'quality', score: parsed.data.new_quality_score.toUpperCase() }, parsed.data.message_template_id);
+  }
+  const parsed = categoryChange.safeParse(value);
+  if (!parsed.success) return problemOf(parsed.error, 'value');
+  const category = TEMPLATE_CATEGORIES.find((candidate) => candidate === parsed.data.new_category.toUpperCase());
+  if (!category) return `value.new_category: must be one of ${TEMPLATE_CATEGORIES.join(', ')}`;
+  return at({ kind: 'category', category }, parsed.data.message_template_id);
 }

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'conversation.updated',
   'conversation.handoff',
   'contact.consent',
+  'template.status',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent to one subscription on request (webhookTest); not subscribable, so fan-out never matches it. */

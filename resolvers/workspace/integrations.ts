@@ -176,6 +176,26 @@ export async function callbackIntegrations(services: Services, phoneNumberIds: s
   );
 }
 
+/** The connected integrations of business accounts (one account may hold several phone numbers), by account id. */
+export async function accountIntegrations(services: Services, accountIds: string[]): Promise<Map<string, CallbackIntegration[]>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await services.prisma.integration.findMany({
+    where: { business_account_id: { in: [...new Set(accountIds)] }, status: 'connected' },
+    select: { id: true, company_id: true, provider: true, business_account_id: true, credentials: true },
+  });
+  const byAccount = new Map<string, CallbackIntegration[]>();
+  for (const row of rows) {
+    const integration = {
+      id: row.id,
+      workspaceId: row.company_id,
+      provider: row.provider,
+      appSecret: openCredentials(services.secrets, row.credentials).app_secret,
+    };
+    byAccount.set(row.business_account_id, [...(byAccount.get(row.business_account_id) ?? []), integration]);
+  }
+  return byAccount;
+}
+
 /**
  * Whether `token` is the verify token of a connected integration. The provider's subscription handshake
  * carries no phone number id, so every connected integration is a candidate, each compared in constant

@@ -69,6 +69,8 @@ const DESCRIPTIONS: Record<LiveField, string> = {
   messageStatusChanged: "Each change of an outbound message's delivery status.",
   conversationChanged:
     'Each event that changes a conversation (a message in it, a status of one of its messages, its status, assignee, AI-agent switch or details, a hand-off from the AI agent).',
+  templateStatusChanged:
+    "Each change of a template written here: its submission, the provider's status (with a rejection's reason), quality score or category.",
 };
 
 for (const [field, types] of Object.entries(LIVE_SOURCES) as [LiveField, readonly string[]][]) {

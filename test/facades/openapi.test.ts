@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -78,6 +78,8 @@ type Records = {
   knowledge: { toEdit: string; toDelete: string; faqToEdit: string; faqToDelete: string };
   /** Automation rules of the seed's workspace, and a key of a workspace holding the most rules it may. */
   automations: { toEdit: string; toDelete: string; crowdedKey: string };
+  /** Templates written here, by their provider ids: decided ones to edit and delete, one still under review. */
+  templates: { toEdit: string; toDelete: string; pending: string; pendingName: string };
   /** A key of a workspace whose newest integration is whatsapp, at a Graph API that does not answer. */
   whatsappKey: string;
 };
@@ -198,6 +200,21 @@ async function createRecords(): Promise<Records> {
   const otherSchedulingKey = await h.key(otherWorkspaceId, ['scheduling', 'knowledge']);
   const appointmentType = (key = seed.key) =>
     idOf('POST', '/api/v1/appointment-types', { name: 'Consultation', duration_minutes: 30, availability: ALL_DAY }, key);
+  const template = (status: string) =>
+    prisma.messageTemplate.create({
+      data: {
+        company_id,
+        integration_id,
+        provider_template_id: String(randomInt(1e14, 2.8e14)),
+        name: `sample_${randomInt(1e9)}`,
+        language: 'en_US',
+        category: 'UTILITY',
+        parameter_format: 'POSITIONAL',
+        components: [{ type: 'BODY', text: 'Your order is ready.' }],
+        status,
+        status_history: [{ status, reason: null, at: new Date().toISOString() }],
+      },
+    });
   const book = (appointment_type_id: string, customer_id = seed.fullContactId, key = seed.key, start_at = freeStart()) =>
     idOf('POST', '/api/v1/appointments', { customer_id, appointment_type_id, start_at }, key);
   const foreignTypeId = await appointmentType(otherSchedulingKey);
@@ -363,6 +380,11 @@ async function createRecords(): Promise<Records> {
     },
     knowledge: { toEdit: await document(), toDelete: await document(), faqToEdit: await faq(), faqToDelete: await faq() },
     automations: { toEdit: await automation(), toDelete: await automation(), crowdedKey: crowded.api_key },
+    templates: {
+      toEdit: (await template('APPROVED')).provider_template_id,
+      toDelete: (await template('REJECTED')).provider_template_id,
+      ...(await template('PENDING').then((row) => ({ pending: row.provider_template_id, pendingName: row.name }))),
+    },
     webhooks: {
       toEdit: await subscribe(),
       toDelete: await subscribe(),
@@ -403,6 +425,14 @@ type Provocation = {
   headers?: Record<string, string>;
   key?: string;
   before?: () => Promise<unknown>;
+};
+
+/** A template body that Meta's rules accept. */
+const NEW_TEMPLATE = {
+  name: 'stock_alert',
+  language: 'en_US',
+  category: 'UTILITY',
+  components: [{ type: 'BODY', text: 'Back in stock.' }],
 };
 
 /** Valid and invalid inputs for each route of the table: a route without them fails the coverage test.
@@ -748,6 +778,33 @@ const samples = (): Record<string, Sample> => {
       query: '?status=pending',
       badQuery: '?status=archived',
       errors: { INTEGRATION_NOT_FOUND: { query: '?provider=whatsapp' }, PROVIDER_ERROR: { key: records.whatsappKey } },
+    },
+    createTemplate: {
+      body: () => ({
+        name: `order_ready_${randomInt(1e9)}`,
+        language: 'en_US',
+        category: 'UTILITY',
+        components: [{ type: 'BODY', text: 'Hi {{1}}, your order is ready.', example: { body_text: [['Ana']] } }],
+      }),
+      badBody: { name: 'Order Ready', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: '{{1}} is ready' }] },
+      errors: {
+        INTEGRATION_NOT_FOUND: { body: { ...NEW_TEMPLATE, provider: 'whatsapp' } },
+        CONFLICT: { body: { ...NEW_TEMPLATE, name: records.templates.pendingName } },
+        PROVIDER_ERROR: { body: NEW_TEMPLATE, key: records.whatsappKey },
+      },
+    },
+    updateTemplate: {
+      path: { id: records.templates.toEdit },
+      body: () => ({ components: [{ type: 'BODY', text: 'Your order is ready for pickup.' }] }),
+      badBody: { components: [{ type: 'BODY', text: 'Ready: {{2}} now' }] },
+      errors: {
+        NOT_FOUND: { path: { id: '1' }, body: { category: 'UTILITY' } },
+        CONFLICT: { path: { id: records.templates.pending }, body: { category: 'UTILITY' } },
+      },
+    },
+    deleteTemplate: {
+      path: { id: records.templates.toDelete },
+      errors: { NOT_FOUND: { path: { id: '1' } } },
     },
     sendSandboxInbound: {
       body: () => ({ from: '+15557654321', name: 'Sam Sample', text: 'Is my order on its way?' }),

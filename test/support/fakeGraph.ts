@@ -3,7 +3,10 @@
 // and template sends (with the provider's own checks and error bodies), GET /{waba-id}/message_templates
 // in pages, media (POST /{phone-number-id}/media uploads, GET /{media-id} describing a file with a download
 // URL on its attachments host, which needs the same bearer token), and — like the real service — signed status
-// webhooks (sent, delivered, read) sent back to the service for every accepted message. Its template catalog is the sandbox's, in Graph's JSON form.
+// webhooks (sent, delivered, read) sent back to the service for every accepted message. Its template catalog is the sandbox's, in Graph's JSON form,
+// plus the templates submitted to POST /{waba-id}/message_templates (PENDING until a test decides their review with
+// reviewTemplate, which sends Meta's message_template_status_update webhook), edited by POST /{template-id} and
+// deleted by DELETE /{waba-id}/message_templates?hsm_id=&name=.
 import { createAttemptCounter, sandboxFailureOf } from '../../adapters/providers/sandboxErrors.js';
 import { createHash, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,8 +14,9 @@ import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_TEMPLATES } from '../../adapters/providers/sandboxCatalog.js';
 import { fitsSlots, templateSlots } from '../../adapters/providers/templates.js';
-import type { ButtonParameter, TemplateComponentParameters, TemplateParameter } from '../../adapters/providers/types.js';
-import { hubSignature, providerMessageId, statusPayload } from './whatsappPayloads.js';
+import { templateOfDefinition } from '../../adapters/providers/templateDefinition.js';
+import type { ButtonParameter, Template, TemplateComponentParameters, TemplateParameter } from '../../adapters/providers/types.js';
+import { hubSignature, providerMessageId, statusPayload, templateStatusPayload } from './whatsappPayloads.js';
 
 export const FAKE_GRAPH_VERSION = 'v22.0';
 /** Like the sandbox: recipients under this unassigned country code are undeliverable. */
@@ -31,7 +35,7 @@ class GraphFailure extends Error {
   }
 }
 
-function graphTemplate(template: (typeof SANDBOX_TEMPLATES)[number]) {
+function graphTemplate(template: Template) {
   return {
     name: template.name,
     parameter_format: templateSlots(template).named ? 'NAMED' : 'POSITIONAL',
@@ -95,6 +99,12 @@ export type FakeGraph = {
   deliverWebhooksTo(sender: WebhookSender): void;
   sends: RecordedSend[];
   templatePageRequests: number;
+  /** Templates submitted, by id, with the body of each request that wrote them (create, then edits). */
+  submitted: Map<string, { businessAccountId: string; template: Template; requests: Record<string, any>[] }>;
+  /** Decides a submitted template's review and tells the service as Meta does (message_template_status_update). */
+  reviewTemplate(id: string, event: 'APPROVED' | 'REJECTED', reason?: string): Promise<void>;
+  /** Sends a signed webhook payload of a business account's template change (quality, category, status). */
+  accountWebhook(businessAccountId: string, payload: unknown): Promise<Response>;
   /** Status webhooks the service did not accept (expected to stay empty). */
   webhookFailures: string[];
   /** Holds every send until the returned function is called; `arrived` resolves when one is waiting. */
@@ -185,7 +195,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     }
     if (body['type'] !== 'template') throw new GraphFailure({ status: 400, code: 131051, message: 'Unsupported message type' });
     const { name, language, components = [] } = body['template'] ?? {};
-    const template = SANDBOX_TEMPLATES.find((candidate) => candidate.name === name && candidate.language === language?.code);
+    const template = catalog().find((candidate) => candidate.name === name && candidate.language === language?.code);
     if (!template) {
       throw new GraphFailure({
         status: 404,
@@ -199,6 +209,68 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     if (!fitsSlots(template, neutral)) {
       throw new GraphFailure({ status: 400, code: 132000, message: 'Number of parameters does not match the expected number of params' });
     }
+  }
+
+  function catalog(businessAccountId?: string): Template[] {
+    const submitted = [...fake.submitted.values()].filter((entry) => !businessAccountId || entry.businessAccountId === businessAccountId);
+    return [...SANDBOX_TEMPLATES, ...submitted.map((entry) => entry.template)];
+  }
+
+  function submittedTemplate(id: string) {
+    const entry = fake.submitted.get(id);
+    if (!entry) throw new GraphFailure({ status: 400, code: 100, message: `Unsupported request. Object with ID '${id}' does not exist` });
+    return entry;
+  }
+
+  async function handleTemplates(request: IncomingMessage, response: ServerResponse, node: string, url: URL): Promise<boolean> {
+    const answer = (body: unknown) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+      return true;
+    };
+    if (request.method === 'POST' && url.pathname.endsWith('/message_templates')) {
+      authorize(
+        request,
+        accounts.find((candidate) => candidate.businessAccountId === node),
+      );
+      const body = await readJson(request);
+      if (!/^[a-z0-9_]{1,512}$/.test(body['name'] ?? '') || !Array.isArray(body['components'])) {
+        throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter', details: 'name and components are required' });
+      }
+      if (catalog(node).some((template) => template.name === body['name'] && template.language === body['language'])) {
+        throw new GraphFailure({ status: 400, code: 2388023, message: 'Message template language is being deleted or already exists' });
+      }
+      const id = String(randomInt(1e14, 2.8e14));
+      const state = { id, name: body['name'], language: body['language'], status: 'PENDING' as const, category: body['category'] };
+      fake.submitted.set(id, { businessAccountId: node, template: templateOfDefinition(state, body['components']), requests: [body] });
+      return answer({ id, status: 'PENDING', category: body['category'] });
+    }
+    if (request.method === 'DELETE' && url.pathname.endsWith('/message_templates')) {
+      authorize(
+        request,
+        accounts.find((candidate) => candidate.businessAccountId === node),
+      );
+      const entry = submittedTemplate(url.searchParams.get('hsm_id') ?? '');
+      if (entry.template.name !== url.searchParams.get('name'))
+        throw new GraphFailure({ status: 400, code: 100, message: 'Invalid parameter' });
+      fake.submitted.delete(entry.template.id);
+      return answer({ success: true });
+    }
+    if (request.method === 'POST' && fake.submitted.has(node)) {
+      const entry = submittedTemplate(node);
+      authorize(
+        request,
+        accounts.find((candidate) => candidate.businessAccountId === entry.businessAccountId),
+      );
+      const body = await readJson(request);
+      entry.requests.push(body);
+      entry.template = templateOfDefinition(
+        { ...entry.template, status: 'PENDING', category: body['category'] ?? entry.template.category },
+        body['components'],
+      );
+      return answer({ success: true });
+    }
+    return false;
   }
 
   function mediaOwner(request: IncomingMessage, id: string): FakeMedia {
@@ -301,6 +373,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       reportStatuses(account, id, to, body['biz_opaque_callback_data']);
       return;
     }
+    if (node && (await handleTemplates(request, response, node, url))) return;
     if (request.method === 'GET' && edge === 'message_templates') {
       authorize(
         request,
@@ -309,9 +382,10 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       fake.templatePageRequests++;
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 25), PAGE_SIZE);
       const start = Number(url.searchParams.get('after') ?? 0);
-      const page = SANDBOX_TEMPLATES.slice(start, start + limit).map(graphTemplate);
+      const all = catalog(node);
+      const page = all.slice(start, start + limit).map(graphTemplate);
       const end = start + page.length;
-      const more = end < SANDBOX_TEMPLATES.length;
+      const more = end < all.length;
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(
         JSON.stringify({
@@ -363,6 +437,22 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     deliverWebhooksTo: (next) => void (sender = next),
     sends: [],
     templatePageRequests: 0,
+    submitted: new Map(),
+    async reviewTemplate(id, event, reason) {
+      const entry = submittedTemplate(id);
+      entry.template = { ...entry.template, status: event, ...(reason ? { rejected_reason: reason } : {}) };
+      const response = await fake.accountWebhook(
+        entry.businessAccountId,
+        templateStatusPayload(entry.businessAccountId, entry.template, event, reason),
+      );
+      if (!response.ok) throw new Error(`the service refused a template webhook: ${response.status}`);
+    },
+    accountWebhook(businessAccountId, payload) {
+      const account = accounts.find((candidate) => candidate.businessAccountId === businessAccountId);
+      if (!sender || !account) throw new Error('no webhook receiver or no such account');
+      const raw = JSON.stringify(payload);
+      return sender(raw, hubSignature(raw, account.appSecret));
+    },
     webhookFailures: [],
     holdSends() {
       let release!: () => void;

@@ -85,6 +85,7 @@ export type HarnessOptions = {
 /** Test defaults: the sandbox reports delivery steps quickly; the Graph URL points nowhere unless a test sets it. */
 export const TEST_MESSAGING: MessagingSettings = {
   sandboxStatusIntervalMs: 5,
+  sandboxTemplateReviewMs: 50,
   whatsappGraphUrl: 'http://127.0.0.1:9/v22.0',
   whatsappTimeoutMs: 5_000,
   whatsappMediaTimeoutMs: 5_000,

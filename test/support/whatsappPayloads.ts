@@ -105,3 +105,46 @@ export function statusPayload(phoneNumberId: string, options: StatusOptions) {
     ],
   });
 }
+
+/** A template change of a business account, as Meta sends it: entry.id is the WABA id, the field names the kind. */
+function templateEnvelope(businessAccountId: string, field: string, value: Record<string, unknown>) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [{ id: businessAccountId, time: Math.floor(Date.now() / 1000), changes: [{ value, field }] }],
+  };
+}
+
+export type TemplateRef = { id: string; name: string; language: string };
+
+/** message_template_status_update (Meta's reference: event, message_template_id as a number, reason NONE when approved). */
+export function templateStatusPayload(businessAccountId: string, template: TemplateRef, event: string, reason = 'NONE') {
+  return templateEnvelope(businessAccountId, 'message_template_status_update', {
+    event,
+    message_template_id: Number(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+    reason,
+  });
+}
+
+/** message_template_quality_update. */
+export function templateQualityPayload(businessAccountId: string, template: TemplateRef, previous: string, next: string) {
+  return templateEnvelope(businessAccountId, 'message_template_quality_update', {
+    previous_quality_score: previous,
+    new_quality_score: next,
+    message_template_id: Number(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+  });
+}
+
+/** template_category_update. */
+export function templateCategoryPayload(businessAccountId: string, template: TemplateRef, previous: string, next: string) {
+  return templateEnvelope(businessAccountId, 'template_category_update', {
+    message_template_id: Number(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+    previous_category: previous,
+    new_category: next,
+  });
+}
