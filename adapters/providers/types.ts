@@ -93,12 +93,17 @@ export type SentMessage = { providerMessageId: string };
 export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** What the provider charges for a message, as its status reports say (WhatsApp's `pricing` object). */
+export type MessagePricing = { billable: boolean | null; category: string; pricing_model: string | null; type: string | null };
+
 /** A delivery report about an outbound message, from a provider webhook or the sandbox's timer. */
 export type StatusUpdate = {
   providerMessageId: string;
   status: DeliveryStatus;
   reference: string | null;
   error: { code: string; message: string } | null;
+  /** What the message costs, when the report tells. */
+  pricing?: MessagePricing | null;
 };
 
 /** A file the provider holds, as it describes it, with its bytes to read once. */

@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { SANDBOX_TEMPLATES } from '../../adapters/providers/sandboxCatalog.js';
 import { fitsSlots, templateSlots } from '../../adapters/providers/templates.js';
 import type { ButtonParameter, TemplateComponentParameters, TemplateParameter } from '../../adapters/providers/types.js';
-import { hubSignature, providerMessageId, statusPayload } from './whatsappPayloads.js';
+import {
+  hubSignature,
+  providerMessageId,
+  SERVICE_PRICING,
+  statusPayload,
+  templatePricing,
+  type StatusPricing,
+} from './whatsappPayloads.js';
 
 export const FAKE_GRAPH_VERSION = 'v22.0';
 /** Like the sandbox: recipients under this unassigned country code are undeliverable. */
@@ -121,13 +128,22 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     return account;
   }
 
-  function reportStatuses(account: FakeGraphAccount, id: string, to: string, reference: string | undefined) {
+  /** What Meta charges for a send: a template at its category's rate, anything else as a free service reply. */
+  function pricingOf(body: Record<string, any>): StatusPricing {
+    if (body['type'] !== 'template') return SERVICE_PRICING;
+    const template = SANDBOX_TEMPLATES.find((candidate) => candidate.name === body['template']?.name);
+    return templatePricing(template?.category ?? 'UTILITY');
+  }
+
+  function reportStatuses(account: FakeGraphAccount, id: string, to: string, body: Record<string, any>) {
+    const reference = body['biz_opaque_callback_data'] as string | undefined;
+    const pricing = pricingOf(body);
     if (!sender) return;
     const deliver = sender;
     const run = (async () => {
       for (const status of ['sent', 'delivered', 'read']) {
         await new Promise((resolve) => setTimeout(resolve, 5));
-        const raw = JSON.stringify(statusPayload(account.phoneNumberId, { id, status, recipient: to, reference }));
+        const raw = JSON.stringify(statusPayload(account.phoneNumberId, { id, status, recipient: to, reference, pricing }));
         const response = await deliver(raw, hubSignature(raw, account.appSecret));
         if (!response.ok) throw new Error(`the service refused a status webhook: ${response.status}`);
       }
@@ -280,7 +296,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       const to = addressee(body)!;
       const contact = typeof body['to'] === 'string' ? { input: to, wa_id: to } : { input: to, user_id: to };
       response.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [contact], messages: [{ id }] }));
-      reportStatuses(account, id, to, body['biz_opaque_callback_data']);
+      reportStatuses(account, id, to, body);
       return;
     }
     if (request.method === 'GET' && edge === 'message_templates') {

@@ -1,6 +1,7 @@
 // The campaign runner: one tick settles sends abandoned by dead runners, leases the due campaigns
-// (workers/campaigns/queue.ts) and sends each one batch: as many messages as its rate allows in one poll interval,
-// one recipient at a time (resolvers/campaigns/sending.ts), then records when its next batch is due and gives the
+// (workers/campaigns/queue.ts) and sends each one batch: as many messages as its rate allows in one poll interval
+// (the campaign's rate, never above its number's throughput), one recipient at a time (resolvers/campaigns/sending.ts),
+// until a limit of the number holds it (then it waits, saying why), records when its next batch is due and gives the
 // lease up. A scheduled campaign starts running at its first tick; a running one with nothing left to send
 // is completed. Any number of runners may share a database: a campaign is leased by one at a time and its
 // next_send_at lives in the database, so its rate holds across them. Times come from `options.clock`.
@@ -18,6 +19,7 @@ import {
   settleAbandonedSends,
   type LeasedCampaign,
 } from '../../resolvers/campaigns/sending.js';
+import type { Waiting, WaitingReason } from '../../resolvers/campaigns/numberLimits.js';
 import { claimDueCampaigns, releaseCampaign } from './queue.js';
 import type { CampaignRunnerOptions } from './options.js';
 
@@ -32,7 +34,7 @@ export type CampaignRunner = {
 };
 
 type RunnerServices = Pick<Services, 'prisma' | 'messaging' | 'secrets' | 'statusMoves'>;
-type BatchOutcome = { sent: number; delayMs: number };
+type BatchOutcome = { sent: number; delayMs: number; waiting: Waiting | null };
 
 export function createCampaignRunner(services: RunnerServices, options: CampaignRunnerOptions, logger: Logger): CampaignRunner {
   const { prisma } = services;
@@ -58,14 +60,20 @@ export function createCampaignRunner(services: RunnerServices, options: Campaign
     }
   }
 
+  /** Messages per minute: the campaign's own rate (or the default), never more than its number's throughput. */
+  function effectiveRate(campaign: LeasedCampaign, sender: CampaignSender): number {
+    const own = campaign.send_rate_per_minute ?? options.defaultRatePerMinute;
+    return Math.min(own, sender.integration.throughput_per_second * 60);
+  }
+
   async function batch(campaign: LeasedCampaign, sender: CampaignSender, shouldStop: () => boolean): Promise<BatchOutcome> {
-    const rate = campaign.send_rate_per_minute ?? options.defaultRatePerMinute;
-    const size = Math.max(1, Math.floor((rate * options.pollMs) / 60_000));
+    const size = Math.max(1, Math.floor((effectiveRate(campaign, sender) * options.pollMs) / 60_000));
     let sent = 0;
     while (sent < size && !shouldStop()) {
       const now = options.clock();
       const step = await sendNextRecipient(services, campaign, sender, { now, leaseUntil: later(now, options.leaseMs) });
       if (step.kind === 'stopped' || step.kind === 'exhausted') break;
+      if (step.kind === 'waiting') return { sent, delayMs: 0, waiting: step.waiting };
       if (step.kind === 'skipped') continue;
       sent += 1;
       if (step.outcome.sent) continue;
@@ -74,28 +82,40 @@ export function createCampaignRunner(services: RunnerServices, options: Campaign
         await handleFailure(campaign, step.outcome.error);
         break;
       }
-      if (isTransientFailure(step.outcome)) return { sent, delayMs: options.retryDelayMs };
+      if (isTransientFailure(step.outcome)) return { sent, delayMs: options.retryDelayMs, waiting: null };
     }
-    return { sent, delayMs: 0 };
+    return { sent, delayMs: 0, waiting: null };
+  }
+
+  /**
+   * When the next batch is due: a rate interval per message sent, counted from when this batch was due (so a
+   * runner that came late catches up, by at most one interval) — or when the limit the campaign met lets it go on.
+   */
+  function nextBatchAt(campaign: LeasedCampaign, started: Date, interval: number, outcome: BatchOutcome): Date {
+    if (outcome.waiting) return new Date(Math.max(outcome.waiting.until.getTime(), started.getTime()));
+    const due = Math.max(campaign.next_send_at?.getTime() ?? started.getTime(), started.getTime() - interval);
+    return new Date(Math.max(due + Math.max(1, outcome.sent) * interval, started.getTime()) + outcome.delayMs);
   }
 
   async function run(campaign: LeasedCampaign, shouldStop: () => boolean): Promise<number> {
     const started = options.clock();
-    const interval = 60_000 / (campaign.send_rate_per_minute ?? options.defaultRatePerMinute);
-    let next = later(started, options.retryDelayMs);
+    let release: { next: Date; waiting: WaitingReason | null } = { next: later(started, options.retryDelayMs), waiting: null };
     try {
       const sender = await senderOf(campaign);
       if (!sender) return 0;
       if (campaign.status === 'scheduled' && !(await promoteScheduled(prisma, campaign, started))) return 0;
       const outcome = await batch(campaign, sender, shouldStop);
       await completeIfDone(prisma, campaign, options.clock());
-      next = later(started, Math.max(1, outcome.sent) * interval + outcome.delayMs);
+      const interval = 60_000 / effectiveRate(campaign, sender);
+      release = { next: nextBatchAt(campaign, started, interval, outcome), waiting: outcome.waiting?.reason ?? null };
+      if (outcome.waiting)
+        logger.info({ campaign_id: campaign.id, waiting_reason: outcome.waiting.reason }, 'campaign waits for its number');
       return outcome.sent;
     } catch (error) {
       await handleFailure(campaign, error);
       return 0;
     } finally {
-      await releaseCampaign(prisma, campaign, next).catch((error: unknown) =>
+      await releaseCampaign(prisma, campaign, release.next, release.waiting).catch((error: unknown) =>
         logger.error({ err: error, campaign_id: campaign.id }, 'campaign lease not released; it runs out by itself'),
       );
     }
