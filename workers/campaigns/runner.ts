@@ -66,8 +66,18 @@ export function createCampaignRunner(services: RunnerServices, options: Campaign
     return Math.min(own, sender.integration.throughput_per_second * 60);
   }
 
-  async function batch(campaign: LeasedCampaign, sender: CampaignSender, shouldStop: () => boolean): Promise<BatchOutcome> {
-    const size = Math.max(1, Math.floor((effectiveRate(campaign, sender) * options.pollMs) / 60_000));
+  /**
+   * How many messages this batch may send: what the rate allows in one poll interval, or, when the runner is behind
+   * its schedule (a batch took longer than the rate's interval), the messages already due by the schedule in the last
+   * poll interval, at most a second's worth — so the campaign keeps its rate however long a send takes, and never bursts above it.
+   */
+  function batchSize(rate: number, due: number, started: Date): number {
+    const interval = 60_000 / rate;
+    const behind = Math.floor((started.getTime() - due) / interval) + 1;
+    return Math.max(1, Math.floor((rate * options.pollMs) / 60_000), Math.min(behind, Math.ceil(rate / 60)));
+  }
+
+  async function batch(campaign: LeasedCampaign, sender: CampaignSender, size: number, shouldStop: () => boolean): Promise<BatchOutcome> {
     let sent = 0;
     while (sent < size && !shouldStop()) {
       const now = options.clock();
@@ -87,14 +97,17 @@ export function createCampaignRunner(services: RunnerServices, options: Campaign
     return { sent, delayMs: 0, waiting: null };
   }
 
-  /**
-   * When the next batch is due: a rate interval per message sent, counted from when this batch was due (so a
-   * runner that came late catches up, by at most one interval) — or when the limit the campaign met lets it go on.
-   */
-  function nextBatchAt(campaign: LeasedCampaign, started: Date, interval: number, outcome: BatchOutcome): Date {
+  /** When this batch was due by the campaign's schedule: its next_send_at, but not more than a poll interval ago (a runner
+   * that came later starts the schedule afresh rather than sending faster than the rate to catch up). */
+  function dueAt(campaign: LeasedCampaign, started: Date): number {
+    return Math.max(campaign.next_send_at?.getTime() ?? started.getTime(), started.getTime() - options.pollMs);
+  }
+
+  /** When the next batch is due: a rate interval per message sent on from when this one was due, or when the limit
+   * the campaign met lets it go on. */
+  function nextBatchAt(due: number, started: Date, interval: number, outcome: BatchOutcome): Date {
     if (outcome.waiting) return new Date(Math.max(outcome.waiting.until.getTime(), started.getTime()));
-    const due = Math.max(campaign.next_send_at?.getTime() ?? started.getTime(), started.getTime() - interval);
-    return new Date(Math.max(due + Math.max(1, outcome.sent) * interval, started.getTime()) + outcome.delayMs);
+    return new Date(due + Math.max(1, outcome.sent) * interval + outcome.delayMs);
   }
 
   async function run(campaign: LeasedCampaign, shouldStop: () => boolean): Promise<number> {
@@ -104,10 +117,11 @@ export function createCampaignRunner(services: RunnerServices, options: Campaign
       const sender = await senderOf(campaign);
       if (!sender) return 0;
       if (campaign.status === 'scheduled' && !(await promoteScheduled(prisma, campaign, started))) return 0;
-      const outcome = await batch(campaign, sender, shouldStop);
+      const rate = effectiveRate(campaign, sender);
+      const due = dueAt(campaign, started);
+      const outcome = await batch(campaign, sender, batchSize(rate, due, started), shouldStop);
       await completeIfDone(prisma, campaign, options.clock());
-      const interval = 60_000 / effectiveRate(campaign, sender);
-      release = { next: nextBatchAt(campaign, started, interval, outcome), waiting: outcome.waiting?.reason ?? null };
+      release = { next: nextBatchAt(due, started, 60_000 / rate, outcome), waiting: outcome.waiting?.reason ?? null };
       if (outcome.waiting)
         logger.info({ campaign_id: campaign.id, waiting_reason: outcome.waiting.reason }, 'campaign waits for its number');
       return outcome.sent;
