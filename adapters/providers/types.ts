@@ -140,6 +140,9 @@ export type SentMessage = { providerMessageId: string };
 export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** What the provider charges for a message, as its status reports say (WhatsApp's `pricing` object). */
+export type MessagePricing = { billable: boolean | null; category: string; pricing_model: string | null; type: string | null };
+
 /** A delivery report about an outbound message, from a provider webhook or the sandbox's timer. */
 export type StatusUpdate = {
   providerMessageId: string;
@@ -147,6 +150,8 @@ export type StatusUpdate = {
   reference: string | null;
   /** Meta's error: its code, title and details. */
   error: { code: string; message: string; details?: string | null } | null;
+  /** What the message costs, when the report tells. */
+  pricing?: MessagePricing | null;
 };
 
 /** A file the provider holds, as it describes it, with its bytes to read once. */

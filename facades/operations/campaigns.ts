@@ -42,7 +42,7 @@ export const CAMPAIGNS: readonly FacadeEntry[] = [
       name: 'campaigns_get',
       kind: 'read',
       description:
-        'Get one campaign: its template, audience, send rate, lifecycle times, progress, and why the runner paused it if it did.',
+        "Get one campaign: its template, audience, send rate, lifecycle times, progress, why the runner paused it if it did, and waiting_reason while a limit of its number holds it (throughput, pair_rate: one message per recipient per 6 s, messaging_limit_tier: the tier's unique recipients per rolling 24 h); it resumes by itself at next_send_at.",
     },
   },
   {
@@ -101,7 +101,7 @@ export const CAMPAIGNS: readonly FacadeEntry[] = [
       name: 'campaigns_start',
       kind: 'destructive',
       description:
-        'Start a draft or scheduled campaign now: its audience is fixed and messages go out in the background at its send rate. A MARKETING campaign skips contacts who opted out (counted in skipped_opted_out); an undeliverable recipient (131026) or one capped by Meta (131049) fails on its own. Follow progress with campaigns_get.',
+        "Start a draft or scheduled campaign now: its audience is fixed and messages go out in the background at its send rate, never faster than its number's throughput_per_second, at most one message per recipient per 6 s, and within the number's messaging-limit tier (unique recipients per rolling 24 h); a campaign that meets a limit waits (waiting_reason) and goes on by itself. A MARKETING campaign skips contacts who opted out (counted in skipped_opted_out); an undeliverable recipient (131026) or one capped by Meta (131049) fails on its own. Follow progress with campaigns_get.",
     },
   },
   {

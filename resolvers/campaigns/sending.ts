@@ -13,6 +13,7 @@ import { followMessages } from '../messaging/campaignRecipients.js';
 import { RECIPIENT_ERRORS, UNFINISHED_RECIPIENT_STATUSES } from './rules.js';
 import type { CampaignSender } from './sender.js';
 import { enterRunning } from './lifecycle.js';
+import { lockNumber, nextFittingRecipient, takeSendSlot, type Waiting } from './numberLimits.js';
 import { failPendingMessage } from '../messaging/messageStatus.js';
 import { openConversation } from '../messaging/openConversation.js';
 import {
@@ -69,13 +70,19 @@ export function promoteScheduled(prisma: PrismaClient, campaign: LeasedCampaign,
   });
 }
 
-export type SendStep = { kind: 'stopped' } | { kind: 'exhausted' } | { kind: 'skipped' } | { kind: 'sent'; outcome: DispatchOutcome };
+export type SendStep =
+  | { kind: 'stopped' }
+  | { kind: 'exhausted' }
+  | { kind: 'skipped' }
+  | { kind: 'waiting'; waiting: Waiting }
+  | { kind: 'sent'; outcome: DispatchOutcome };
 
 type Claim = Exclude<SendStep, { kind: 'sent' }> | { kind: 'claimed'; send: OutboundSend; messageId: string };
 
 /**
  * Sends to the campaign's next pending recipient, if the campaign is still running and still this runner's
- * (checked under the row lock that pause and cancel take, so they are honoured before every send). The claim
+ * (checked under the row lock that pause and cancel take, so they are honoured before every send), and if the
+ * send fits its number's limits (numberLimits.ts; else the step says why the campaign waits). The claim
  * extends the lease to `leaseUntil`. The recipient's message goes on the contact's open conversation on the
  * campaign's integration, or a new one. A contact without an address, or opted out of a MARKETING campaign, is skipped
  * (its error_code says which: NO_MESSAGING_ADDRESS, CONTACT_OPTED_OUT).
@@ -89,11 +96,11 @@ export async function sendNextRecipient(
   const claim = await prisma.$transaction(async (tx): Promise<Claim> => {
     if (!(await lockLeased(tx, campaign, ['running']))) return { kind: 'stopped' };
     await tx.$executeRaw`UPDATE campaigns SET lease_until = ${times.leaseUntil}::timestamptz WHERE id = ${campaign.id}::uuid`;
-    const [recipient] = await tx.$queryRaw<{ contact_id: string }[]>`
-      SELECT contact_id FROM campaign_recipients
-      WHERE campaign_id = ${campaign.id}::uuid AND status = 'pending'
-      ORDER BY contact_id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+    const number = await lockNumber(tx, sender.integration.id, times.now);
+    if ('reason' in number) return { kind: 'waiting', waiting: number };
+    const recipient = await nextFittingRecipient(tx, campaign.id, number);
     if (!recipient) return { kind: 'exhausted' };
+    if ('reason' in recipient) return { kind: 'waiting', waiting: recipient };
     const key = { campaign_id_contact_id: { campaign_id: campaign.id, contact_id: recipient.contact_id } };
     // The contact's row lock, as an inbound message takes it: the two then open one conversation.
     const [contact] = await tx.$queryRaw<(AddressableContact & { marketing_consent_status: string })[]>`
@@ -117,6 +124,7 @@ export async function sendNextRecipient(
       provider: sender.provider,
       to,
     };
+    await takeSendSlot(tx, number);
     const messageId = await recordPendingMessage(tx, send);
     await tx.campaignRecipient.update({ where: key, data: { status: 'sending', message_id: messageId, claimed_at: times.now } });
     return { kind: 'claimed', send, messageId };

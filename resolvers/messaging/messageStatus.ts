@@ -96,6 +96,7 @@ async function moveRound(db: Db, workspaceId: string, moves: StatusMove[]): Prom
       error_code: extra.error_code ?? null,
       error_title: extra.error_title ?? null,
       error_details: extra.error_details ?? null,
+      pricing: extra.pricing ?? null,
       event_id: event.id,
       event_at: event.createdAt,
       position: index + 1,
@@ -107,7 +108,7 @@ async function moveRound(db: Db, workspaceId: string, moves: StatusMove[]): Prom
     WITH move AS (
       SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS move(message_id uuid, provider_message_id text,
         reference uuid, from_statuses text, status text, new_provider_message_id text, error_code text, error_title text,
-        error_details text, event_id uuid, event_at timestamptz, position int)),
+        error_details text, pricing jsonb, event_id uuid, event_at timestamptz, position int)),
     target AS (
       SELECT move.*, found.id AS id
       FROM move CROSS JOIN LATERAL (
@@ -123,6 +124,7 @@ async function moveRound(db: Db, workspaceId: string, moves: StatusMove[]): Prom
         error_code = COALESCE(target.error_code, messages.error_code),
         error_title = COALESCE(target.error_title, messages.error_title),
         error_details = COALESCE(target.error_details, messages.error_details),
+        pricing = COALESCE(target.pricing, messages.pricing),
         sent_at = CASE WHEN target.status IN ('sent', 'delivered', 'read') THEN COALESCE(sent_at, now()) ELSE sent_at END,
         delivered_at = CASE WHEN target.status IN ('delivered', 'read') THEN COALESCE(delivered_at, now()) ELSE delivered_at END,
         read_at = CASE WHEN target.status = 'read' THEN COALESCE(read_at, now()) ELSE read_at END,
@@ -167,6 +169,9 @@ const statusUpdateInput = z.object({
   status: z.enum(DELIVERY_STATUSES),
   reference: uuid.nullable(),
   error: z.object({ code: z.string().max(64), message: z.string().max(1000), details: z.string().max(1000).nullish() }).nullable(),
+  pricing: z
+    .object({ billable: z.boolean().nullable(), category: z.string(), pricing_model: z.string().nullable(), type: z.string().nullable() })
+    .nullish(),
   recipientBsuid: bsuid.nullish(),
 });
 
@@ -197,7 +202,7 @@ export async function applyStatusUpdate(ctx: Context, update: ReportedStatus): P
     input.status === 'failed' && input.error
       ? { error_code: input.error.code, error_title: input.error.message, error_details: input.error.details ?? null }
       : {};
-  const extra = { provider_message_id: input.providerMessageId, ...failure };
+  const extra = { provider_message_id: input.providerMessageId, pricing: input.pricing ?? null, ...failure };
   const applied = await applyReport(ctx, workspaceId, input, extra);
   if (applied && failure.error_code) await applyFailureEffects(ctx.prisma, workspaceId, applied.id, failure.error_code);
   return { applied: applied !== null };

@@ -127,6 +127,14 @@ const statusReport = z.object({
       }),
     )
     .optional(),
+  pricing: z
+    .object({
+      billable: z.boolean().optional(),
+      category: z.string().min(1).max(64),
+      pricing_model: z.string().max(64).optional(),
+      type: z.string().max(64).optional(),
+    })
+    .optional(),
 });
 
 const reportedContact = z.object({
@@ -251,7 +259,16 @@ const REFERENCE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 function toStatusUpdate(report: z.infer<typeof statusReport>): StatusUpdate | null {
   if (!(DELIVERY_STATUSES as readonly string[]).includes(report.status)) return null;
   const error = report.errors?.[0];
+  const { pricing } = report;
   return {
+    pricing: pricing
+      ? {
+          billable: pricing.billable ?? null,
+          category: pricing.category,
+          pricing_model: pricing.pricing_model ?? null,
+          type: pricing.type ?? null,
+        }
+      : null,
     providerMessageId: report.id,
     status: report.status as DeliveryStatus,
     reference: report.biz_opaque_callback_data && REFERENCE.test(report.biz_opaque_callback_data) ? report.biz_opaque_callback_data : null,

@@ -1,14 +1,15 @@
 // The status moves of outbound messages, which the context applies (resolvers/messaging/statusMoves.ts builds the
 // applier; resolvers/messaging/messageStatus.ts says what a move does).
 import type { MessageView } from './views.js';
+import type { MessagePricing } from '../../adapters/providers/types.js';
 
 export const OUTBOUND_STATUSES = ['pending', 'sent', 'failed', 'delivered', 'read'] as const;
 export type OutboundStatus = (typeof OUTBOUND_STATUSES)[number];
 
 /** Why a message failed: the provider's code, its short title and, when it gave them, its details. */
 export type Failure = { error_code: string; error_title: string; error_details?: string | null };
-/** What a move records on the way: a failure, and the provider's id for the message. */
-export type MoveRecord = Partial<Failure> & { provider_message_id?: string };
+/** What a move records on the way: a failure, the provider's id for the message, and what the message costs. */
+export type MoveRecord = Partial<Failure> & { provider_message_id?: string; pricing?: MessagePricing | null };
 
 /**
  * The message a status move is for: by our id, or as a provider's report names it (its id for the message, or,

@@ -20,6 +20,7 @@ export type MessageDetailRow = MessageView &
     | 'error_code'
     | 'error_title'
     | 'error_details'
+    | 'pricing'
     | 'sent_at'
     | 'delivered_at'
     | 'read_at'
@@ -77,6 +78,7 @@ export const messageDetailSelect = {
   error_code: true,
   error_title: true,
   error_details: true,
+  pricing: true,
   sent_at: true,
   delivered_at: true,
   read_at: true,

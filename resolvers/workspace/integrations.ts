@@ -11,6 +11,7 @@ import { requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { parseInput, uuid } from '../shared/validation.js';
 import type { IntegrationCredentials } from './workspaces.js';
+import { MAX_THROUGHPUT_PER_SECOND, MESSAGING_LIMIT_TIER_NAMES } from './numberSettings.js';
 
 export type IntegrationRef = { id: string; workspaceId: string; provider: string };
 
@@ -279,4 +280,43 @@ export async function rotateIntegrationSecret(
     data: { credentials: services.secrets.seal(JSON.stringify(credentials)) },
   });
   return { integration_id: integration.id, app_secret: appSecret };
+}
+
+const limitsInput = z
+  .object({
+    id: uuid,
+    throughput_per_second: z
+      .number()
+      .int()
+      .min(1, { message: `must be 1 to ${MAX_THROUGHPUT_PER_SECOND}` })
+      .max(MAX_THROUGHPUT_PER_SECOND, { message: `must be 1 to ${MAX_THROUGHPUT_PER_SECOND}` })
+      .nullish(),
+    messaging_limit_tier: z
+      .enum(MESSAGING_LIMIT_TIER_NAMES, { message: `must be one of ${MESSAGING_LIMIT_TIER_NAMES.join(', ')}` })
+      .nullish(),
+  })
+  .refine((input) => input.throughput_per_second != null || input.messaging_limit_tier != null, {
+    message: 'give throughput_per_second or messaging_limit_tier',
+    path: ['throughput_per_second'],
+  });
+
+export type IntegrationLimits = { id: string; throughput_per_second?: number | null; messaging_limit_tier?: string | null };
+
+/**
+ * Sets the limits campaigns keep on this number: its throughput (messages per second) and its messaging-limit
+ * tier, as Meta's WhatsApp Manager shows them when the provider has not told them (or to send below them).
+ */
+export async function updateIntegrationLimits(ctx: Context, raw: IntegrationLimits, query: Query = {}) {
+  const { workspaceId } = requireActor(ctx);
+  const input = parseInput(limitsInput, raw);
+  const integration = await ctx.prisma.integration.findFirst({ where: { id: input.id, company_id: workspaceId }, select: { id: true } });
+  if (!integration) throw notFound('Integration');
+  return ctx.prisma.integration.update({
+    ...query,
+    where: { id: integration.id },
+    data: {
+      ...(input.throughput_per_second != null ? { throughput_per_second: input.throughput_per_second } : {}),
+      ...(input.messaging_limit_tier != null ? { messaging_limit_tier: input.messaging_limit_tier } : {}),
+    },
+  });
 }

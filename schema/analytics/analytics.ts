@@ -8,6 +8,12 @@ import {
   type AssigneeMetrics,
 } from '../../resolvers/analytics/analytics.js';
 import { analyticsExport } from '../../resolvers/analytics/analyticsExport.js';
+import {
+  messagesByCategory,
+  type CategoryCount,
+  type CategoryDay,
+  type MessagesByCategory,
+} from '../../resolvers/analytics/messagesByCategory.js';
 import { EMAIL } from '../shared/jsonSchemaHints.js';
 
 const nullSeconds = (description: string) => ({ nullable: true as const, description: `${description}; null when there is none.` });
@@ -84,6 +90,40 @@ const Summary = builder.objectRef<AnalyticsSummary>('AnalyticsSummary').implemen
   }),
 });
 
+const CategoryTotal = builder.objectRef<CategoryCount>('MessageCategoryCount').implement({
+  description: 'Messages of one pricing category, and how many of them are billable.',
+  fields: (t) => ({
+    category: t.exposeString('category', { description: 'marketing, utility, authentication, service, … as the provider names it.' }),
+    messages: t.exposeInt('messages'),
+    billable: t.exposeInt('billable', { description: 'Of those, the ones the provider charges (pricing.billable).' }),
+  }),
+});
+
+const CategoryDayCount = builder.objectRef<CategoryDay>('MessageCategoryDay').implement({
+  description: 'Messages of one pricing category created on one day (in the workspace time zone).',
+  fields: (t) => ({
+    day: t.exposeString('day', { description: 'YYYY-MM-DD in time_zone.' }),
+    category: t.exposeString('category'),
+    messages: t.exposeInt('messages'),
+    billable: t.exposeInt('billable'),
+  }),
+});
+
+const ByCategory = builder.objectRef<MessagesByCategory>('MessagesByCategory').implement({
+  description: 'Outbound messages whose pricing the provider reported, by pricing category and day.',
+  fields: (t) => ({
+    from: t.expose('from', { type: 'DateTime' }),
+    to: t.expose('to', { type: 'DateTime' }),
+    time_zone: t.exposeString('time_zone', { description: "The workspace's IANA time zone the days are in (UTC unless set)." }),
+    days: t.field({
+      type: [CategoryDayCount],
+      description: 'By day, then category; days without messages are left out.',
+      resolve: (r) => r.days,
+    }),
+    totals: t.field({ type: [CategoryTotal], description: 'The whole range, by category.', resolve: (r) => r.totals }),
+  }),
+});
+
 const Export = builder.objectRef<Awaited<ReturnType<typeof analyticsExport>>>('AnalyticsExport').implement({
   fields: (t) => ({
     filename: t.exposeString('filename'),
@@ -102,6 +142,17 @@ builder.queryFields((t) => ({
       to: t.arg({ type: 'DateTime', required: true, description: 'Exclusive.' }),
     },
     resolve: (_root, args, ctx) => analyticsSummary(ctx, args),
+  }),
+  analyticsMessagesByCategory: t.field({
+    type: ByCategory,
+    description:
+      "What messages cost: outbound messages created in [from, to) (at most 366 days) whose provider reported pricing, and how many are billable, by pricing category and by day in the workspace's time zone.",
+    authScopes: { permission: 'analytics' },
+    args: {
+      from: t.arg({ type: 'DateTime', required: true }),
+      to: t.arg({ type: 'DateTime', required: true, description: 'Exclusive.' }),
+    },
+    resolve: (_root, args, ctx) => messagesByCategory(ctx, args),
   }),
   analyticsExport: t.field({
     type: Export,

@@ -3,6 +3,7 @@
 // export of the results.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
+import { WAITING_REASONS } from '../../resolvers/campaigns/numberLimits.js';
 import { pageType, pagingFields } from '../shared/page.js';
 import { TemplateSendInput } from '../messaging/messages.js';
 import {
@@ -53,7 +54,8 @@ const Campaign = builder.objectRef<CampaignView>('Campaign').implement({
     audience_contact_ids: t.exposeIDList('audience_contact_ids', { description: 'The audience when no tag is given.' }),
     send_rate_per_minute: t.exposeInt('send_rate_per_minute', {
       nullable: true,
-      description: 'Messages per minute; null sends at the service default (CAMPAIGN_SEND_RATE_PER_MINUTE).',
+      description:
+        "Messages per minute; null sends at the service default (CAMPAIGN_SEND_RATE_PER_MINUTE). The campaign never sends faster than its number's throughput_per_second: the lower of the two holds.",
     }),
     scheduled_at: t.expose('scheduled_at', { type: 'DateTime', nullable: true }),
     started_at: t.expose('started_at', { type: 'DateTime', nullable: true, description: 'When it first ran and its audience was fixed.' }),
@@ -66,6 +68,12 @@ const Campaign = builder.objectRef<CampaignView>('Campaign').implement({
     }),
     error_code: t.exposeString('error_code', { nullable: true, description: 'Why the runner paused it; cleared on resume.' }),
     error_message: t.exposeString('error_message', { nullable: true }),
+    waiting_reason: t.exposeString('waiting_reason', {
+      nullable: true,
+      ...oneOf(WAITING_REASONS, {
+        note: "while running but held by a limit of its number until next_send_at, after which it goes on by itself (throughput: the number's messages per second, shared by its campaigns; pair_rate: one message per recipient per 6 s; messaging_limit_tier: the tier's unique recipients per rolling 24 h are reached); null when not waiting",
+      }),
+    }),
     progress: t.field({ type: Progress, resolve: (campaign) => campaign.progress }),
     skipped_opted_out: t.int({
       description:

@@ -8,6 +8,12 @@ import { pageType } from '../shared/page.js';
 import { contentOf, MessageContactCard, MessageLocation, MessageReaction, MessageReply } from './messageContent.js';
 import { limitArg } from '../shared/pageLimit.js';
 import { oneOf } from '../shared/jsonSchemaHints.js';
+import type { MessagePricing } from '../../adapters/providers/types.js';
+
+/** The stored pricing (written only by status moves, in MessagePricing's shape), or null. */
+function pricingOf(stored: unknown): MessagePricing | null {
+  return stored && typeof stored === 'object' && 'category' in stored ? (stored as MessagePricing) : null;
+}
 
 type Media = {
   id: string | null;
@@ -75,6 +81,21 @@ const MessageError = builder.objectRef<{ code: string | null; title: string | nu
       description:
         'Whether sending the message again later may succeed (a rate limit or the provider unavailable); false for a final refusal.',
       resolve: (error) => isRetryableCode(error.code),
+    }),
+  }),
+});
+
+const MessagePricingType = builder.objectRef<MessagePricing>('MessagePricing').implement({
+  description: "What the provider charges for an outbound message, from its status reports (WhatsApp's `pricing` object).",
+  fields: (t) => ({
+    billable: t.exposeBoolean('billable', { nullable: true, description: 'Whether the message is charged.' }),
+    category: t.exposeString('category', {
+      description: 'The pricing category: marketing, utility, authentication, authentication_international, service, …',
+    }),
+    pricing_model: t.exposeString('pricing_model', { nullable: true, description: 'PMP (per-message pricing), or CBP before it.' }),
+    type: t.exposeString('type', {
+      nullable: true,
+      description: 'regular (charged), free_customer_service or free_entry_point.',
     }),
   }),
 });
@@ -151,6 +172,12 @@ export const MessageDetail = builder.objectRef<MessageDetailRow>('MessageDetail'
       description: 'Set when the status is failed; null otherwise.',
       resolve: (message) =>
         message.status === 'failed' ? { code: message.error_code, title: message.error_title, details: message.error_details } : null,
+    }),
+    pricing: t.field({
+      type: MessagePricingType,
+      nullable: true,
+      description: 'Outbound: what the provider charges for it, once a status report told; null before and for inbound messages.',
+      resolve: (message) => pricingOf(message.pricing),
     }),
     sent_at: t.expose('sent_at', {
       type: 'DateTime',

@@ -8,7 +8,10 @@ import {
   integrationVerifyToken,
   listIntegrations,
   rotateIntegrationSecret,
+  updateIntegrationLimits,
 } from '../../resolvers/workspace/integrations.js';
+import { MESSAGING_LIMIT_TIER_NAMES } from '../../resolvers/workspace/numberSettings.js';
+import { oneOf } from '../shared/jsonSchemaHints.js';
 import { requireActor } from '../../resolvers/shared/context.js';
 import { isProviderName } from '../../adapters/providers/types.js';
 
@@ -34,6 +37,15 @@ const Integration = builder.prismaObject('Integration', {
       description: "The verify token to enter beside the callback URL in the provider's app settings.",
       select: { credentials: true },
       resolve: (integration, _args, ctx) => integrationVerifyToken(ctx, integration),
+    }),
+    throughput_per_second: t.exposeInt('throughput_per_second', {
+      description: "Messages per second the number may send (Meta's default 80); campaigns through it never send faster.",
+    }),
+    messaging_limit_tier: t.exposeString('messaging_limit_tier', {
+      nullable: true,
+      ...oneOf(MESSAGING_LIMIT_TIER_NAMES, {
+        note: 'the unique recipients campaigns through it may reach per rolling 24 h (TIER_UNLIMITED: no limit); null while not known, which limits nothing',
+      }),
     }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
   }),
@@ -82,6 +94,18 @@ builder.mutationFields((t) => ({
       const created = await connectIntegration(ctx, { ...args, provider: args.provider ?? 'whatsapp' });
       return ctx.prisma.integration.findUniqueOrThrow({ ...query, where: { id: created.integration_id } });
     },
+  }),
+  integrationUpdateLimits: t.prismaField({
+    type: Integration,
+    description:
+      'Sets the limits campaigns keep on this number, as WhatsApp Manager shows them: throughput_per_second (1 to 1000) and messaging_limit_tier.',
+    authScopes: scope,
+    args: {
+      id: t.arg.id({ required: true }),
+      throughput_per_second: t.arg.int({ required: false }),
+      messaging_limit_tier: t.arg.string({ required: false, ...oneOf(MESSAGING_LIMIT_TIER_NAMES) }),
+    },
+    resolve: (query, _root, args, ctx) => updateIntegrationLimits(ctx, { ...args, id: String(args.id) }, query),
   }),
   integrationDisconnect: t.prismaField({
     type: Integration,

@@ -16,7 +16,15 @@ import { SANDBOX_TEMPLATES } from '../../adapters/providers/sandboxCatalog.js';
 import { fitsSlots, templateSlots } from '../../adapters/providers/templates.js';
 import { templateOfDefinition } from '../../adapters/providers/templateDefinition.js';
 import type { ButtonParameter, Template, TemplateComponentParameters, TemplateParameter } from '../../adapters/providers/types.js';
-import { hubSignature, providerMessageId, statusPayload, templateStatusPayload } from './whatsappPayloads.js';
+import {
+  hubSignature,
+  providerMessageId,
+  SERVICE_PRICING,
+  statusPayload,
+  templatePricing,
+  templateStatusPayload,
+  type StatusPricing,
+} from './whatsappPayloads.js';
 
 export const FAKE_GRAPH_VERSION = 'v22.0';
 /** Like the sandbox: recipients under this unassigned country code are undeliverable. */
@@ -133,11 +141,21 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     return account;
   }
 
+  /** What Meta charges for a send: a template at its category's rate, anything else as a free service reply. */
+  function pricingOf(body: Record<string, any>): StatusPricing {
+    if (body['type'] !== 'template') return SERVICE_PRICING;
+    const template = catalog().find((candidate) => candidate.name === body['template']?.name);
+    return templatePricing(template?.category ?? 'UTILITY');
+  }
+
   /**
-   * The status webhooks of an accepted send: sent, delivered, read; or, for a recipient of the sandbox's error numbers
-   * whose error Meta reports after accepting (131026, 131047, 131049, 131050), failed with Meta's error object.
+   * The status webhooks of an accepted send, with what it costs: sent, delivered, read; or, for a recipient of the
+   * sandbox's error numbers whose error Meta reports after accepting (131026, 131047, 131049, 131050), failed with
+   * Meta's error object.
    */
-  function reportStatuses(account: FakeGraphAccount, id: string, to: string, reference: string | undefined) {
+  function reportStatuses(account: FakeGraphAccount, id: string, to: string, body: Record<string, any>) {
+    const reference = body['biz_opaque_callback_data'] as string | undefined;
+    const pricing = pricingOf(body);
     if (!sender) return;
     const deliver = sender;
     const reported = sandboxFailureOf(to);
@@ -149,7 +167,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       for (const status of failure ? ['failed'] : ['sent', 'delivered', 'read']) {
         await new Promise((resolve) => setTimeout(resolve, 5));
         const raw = JSON.stringify(
-          statusPayload(account.phoneNumberId, { id, status, recipient: to, reference, ...(errors ? { errors } : {}) }),
+          statusPayload(account.phoneNumberId, { id, status, recipient: to, reference, pricing, ...(errors ? { errors } : {}) }),
         );
         const response = await deliver(raw, hubSignature(raw, account.appSecret));
         if (!response.ok) throw new Error(`the service refused a status webhook: ${response.status}`);
@@ -370,7 +388,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       const to = addressee(body)!;
       const contact = typeof body['to'] === 'string' ? { input: to, wa_id: to } : { input: to, user_id: to };
       response.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [contact], messages: [{ id }] }));
-      reportStatuses(account, id, to, body['biz_opaque_callback_data']);
+      reportStatuses(account, id, to, body);
       return;
     }
     if (node && (await handleTemplates(request, response, node, url))) return;

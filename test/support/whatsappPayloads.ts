@@ -1,7 +1,7 @@
 // WhatsApp Cloud API webhook payloads and signatures, built the way the provider builds them, for tests
 // that play the provider's part (and for the fake Graph server's status callbacks). Shapes follow Meta's
 // reference: https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/payload-examples (messages,
-// statuses) and, for users known by a business-scoped user id (contacts[].user_id, profile.username,
+// statuses, with the `pricing` object of per-message pricing on sent and delivered) and, for users known by a business-scoped user id (contacts[].user_id, profile.username,
 // messages[].from_user_id, statuses[].recipient_user_id, with wa_id/from/recipient_id withheld when the
 // phone number is), https://developers.facebook.com/documentation/business-messaging/whatsapp/business-scoped-user-ids/
 import { createHmac, randomBytes } from 'node:crypto';
@@ -81,7 +81,20 @@ export type StatusOptions = {
   recipientUserId?: string;
   reference?: string;
   errors?: { code: number; title: string; message?: string; error_data?: { details: string } }[];
+  /** What the message costs, reported with sent and delivered (default: a free service reply). */
+  pricing?: StatusPricing;
 };
+
+/** The `pricing` object of a status webhook, as Meta reports it under per-message pricing (PMP). */
+export type StatusPricing = { billable: boolean; pricing_model: string; category: string; type: string };
+
+/** A reply inside the customer service window: free. */
+export const SERVICE_PRICING: StatusPricing = { billable: false, pricing_model: 'PMP', category: 'service', type: 'free_customer_service' };
+
+/** A template of `category` (MARKETING, UTILITY, AUTHENTICATION), charged at the regular rate. */
+export function templatePricing(category: string): StatusPricing {
+  return { billable: true, pricing_model: 'PMP', category: category.toLowerCase(), type: 'regular' };
+}
 
 export function statusPayload(phoneNumberId: string, options: StatusOptions) {
   return envelope(phoneNumberId, {
@@ -94,12 +107,7 @@ export function statusPayload(phoneNumberId: string, options: StatusOptions) {
         ...(/^[A-Z]{2}\./.test(options.recipient) ? { recipient_user_id: options.recipient } : { recipient_id: options.recipient }),
         ...(options.recipientUserId ? { recipient_user_id: options.recipientUserId } : {}),
         ...(options.reference ? { biz_opaque_callback_data: options.reference } : {}),
-        ...(options.status === 'sent'
-          ? {
-              conversation: { id: 'CONVERSATION_ID', origin: { type: 'service' } },
-              pricing: { billable: true, pricing_model: 'PMP', category: 'service' },
-            }
-          : {}),
+        ...(options.status === 'sent' || options.status === 'delivered' ? { pricing: options.pricing ?? SERVICE_PRICING } : {}),
         ...(options.errors ? { errors: options.errors } : {}),
       },
     ],

@@ -5,6 +5,7 @@
 // how the send rate holds across runners.
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { LeasedCampaign } from '../../resolvers/campaigns/sending.js';
+import type { WaitingReason } from '../../resolvers/campaigns/numberLimits.js';
 
 export type ClaimOptions = { now: Date; leaseUntil: Date; limit: number; token: string };
 
@@ -28,12 +29,18 @@ export async function claimDueCampaigns(prisma: PrismaClient, options: ClaimOpti
   return campaigns.map((campaign) => ({ ...campaign, lease_token: options.token }));
 }
 
-/** Gives the lease up; a campaign still scheduled or running is due again at `nextSendAt`. Lease bookkeeping
- * leaves updated_at alone: that stamps changes to the campaign itself. */
-export async function releaseCampaign(prisma: PrismaClient, campaign: LeasedCampaign, nextSendAt: Date): Promise<void> {
+/** Gives the lease up; a campaign still scheduled or running is due again at `nextSendAt`, and says which limit of its
+ * number it waits for (null: none). Lease bookkeeping leaves updated_at alone: that stamps changes to the campaign itself. */
+export async function releaseCampaign(
+  prisma: PrismaClient,
+  campaign: LeasedCampaign,
+  nextSendAt: Date,
+  waitingReason: WaitingReason | null,
+): Promise<void> {
   await prisma.$executeRaw`
     UPDATE campaigns
     SET lease_token = NULL, lease_until = NULL,
-        next_send_at = CASE WHEN status IN ('scheduled', 'running') THEN ${nextSendAt}::timestamptz ELSE next_send_at END
+        next_send_at = CASE WHEN status IN ('scheduled', 'running') THEN ${nextSendAt}::timestamptz ELSE next_send_at END,
+        waiting_reason = CASE WHEN status = 'running' THEN ${waitingReason}::text END
     WHERE id = ${campaign.id}::uuid AND lease_token = ${campaign.lease_token}::uuid`;
 }

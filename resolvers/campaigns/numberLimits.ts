@@ -1,0 +1,122 @@
+// The business number's limits a campaign send must fit (docs/api-decisions.md, "Campaigns within the number's
+// limits"): its throughput (messages per second), the pair rate (one message per recipient per 6 s) and its
+// messaging-limit tier (unique recipients per rolling 24 h). Checked in the claim's transaction under the
+// integration's row lock, so every runner in every process sees one number's sends in one order.
+import type { Db } from '../shared/context.js';
+import { tierLimit } from '../workspace/numberSettings.js';
+
+/** Meta's pair rate: one message to one recipient every 6 seconds. */
+export const PAIR_INTERVAL_MS = 6_000;
+export const TIER_WINDOW_MS = 24 * 3600_000;
+/** How far ahead of its pacing clock a number may send: one second's worth of messages at once, never more. */
+const THROUGHPUT_BURST_MS = 1_000;
+
+export const WAITING_REASONS = ['throughput', 'pair_rate', 'messaging_limit_tier'] as const;
+export type WaitingReason = (typeof WAITING_REASONS)[number];
+export type Waiting = { reason: WaitingReason; until: Date };
+
+type NumberRow = {
+  id: string;
+  company_id: string;
+  throughput_per_second: number;
+  messaging_limit_tier: string | null;
+  send_slot_at: Date | null;
+};
+export type LockedNumber = NumberRow & { now: Date };
+
+/**
+ * The number's pacing clock as this runner may trust it: a clock further ahead of `now` than a burst and one message
+ * cannot come from runners whose clocks agree, only from one whose clock ran ahead; it is then taken as now rather
+ * than holding the number's campaigns back by that runner's error.
+ */
+function trustedSlot(number: NumberRow, now: Date): number {
+  const slot = number.send_slot_at?.getTime() ?? 0;
+  const furthest = now.getTime() + THROUGHPUT_BURST_MS + 1000 / number.throughput_per_second;
+  return slot > furthest ? now.getTime() : slot;
+}
+
+/** Locks the number's row for the claim's transaction; or a waiting for the throughput while its pacing clock is a burst ahead. */
+export async function lockNumber(tx: Db, integrationId: string, now: Date): Promise<LockedNumber | Waiting> {
+  const [number] = await tx.$queryRaw<NumberRow[]>`
+    SELECT id, company_id, throughput_per_second, messaging_limit_tier, send_slot_at
+    FROM integrations WHERE id = ${integrationId}::uuid FOR UPDATE`;
+  if (!number) throw new Error(`integration ${integrationId} vanished under its campaign`);
+  const slot = trustedSlot(number, now);
+  if (slot - now.getTime() > THROUGHPUT_BURST_MS) return { reason: 'throughput', until: new Date(slot - THROUGHPUT_BURST_MS) };
+  return { ...number, send_slot_at: new Date(slot), now };
+}
+
+/** Takes the number's next send slot: its pacing clock moves one message's time on from now or from where it was. */
+export async function takeSendSlot(tx: Db, number: LockedNumber): Promise<void> {
+  const from = Math.max(number.send_slot_at?.getTime() ?? 0, number.now.getTime());
+  const slot = new Date(from + 1000 / number.throughput_per_second);
+  await tx.$executeRaw`UPDATE integrations SET send_slot_at = ${slot}::timestamptz WHERE id = ${number.id}::uuid`;
+}
+
+/** Campaign sends through the number since `since`, by recipient (campaign_recipients claimed through its campaigns). */
+function numberSendsSince(number: LockedNumber, since: Date) {
+  return { company: number.company_id, integration: number.id, since };
+}
+
+/**
+ * The campaign's next pending recipient that fits the pair rate and the tier (a recipient already written to in
+ * the window adds no unique recipient), locked; or, when pending recipients remain but none fits, why the campaign
+ * waits and until when; or null when none is pending.
+ */
+export async function nextFittingRecipient(
+  tx: Db,
+  campaignId: string,
+  number: LockedNumber,
+): Promise<{ contact_id: string } | Waiting | null> {
+  const now = number.now.getTime();
+  const pair = numberSendsSince(number, new Date(now - PAIR_INTERVAL_MS));
+  const window = numberSendsSince(number, new Date(now - TIER_WINDOW_MS));
+  const limit = tierLimit(number.messaging_limit_tier);
+  const [{ unique_recipients } = { unique_recipients: 0 }] =
+    limit === null
+      ? []
+      : await tx.$queryRaw<{ unique_recipients: number }[]>`
+          SELECT count(DISTINCT r.contact_id)::int AS unique_recipients
+          FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id
+          WHERE r.company_id = ${window.company}::uuid AND r.claimed_at > ${window.since}::timestamptz AND c.integration_id = ${window.integration}::uuid`;
+  const newRecipientsAllowed = limit === null || unique_recipients < limit;
+  const [recipient] = await tx.$queryRaw<{ contact_id: string }[]>`
+    SELECT r.contact_id FROM campaign_recipients r
+    WHERE r.campaign_id = ${campaignId}::uuid AND r.status = 'pending'
+      AND NOT EXISTS (
+        SELECT 1 FROM campaign_recipients o JOIN campaigns c ON c.id = o.campaign_id
+        WHERE o.contact_id = r.contact_id AND o.company_id = ${pair.company}::uuid
+          AND o.claimed_at > ${pair.since}::timestamptz AND c.integration_id = ${pair.integration}::uuid)
+      AND (${newRecipientsAllowed}::boolean OR EXISTS (
+        SELECT 1 FROM campaign_recipients o JOIN campaigns c ON c.id = o.campaign_id
+        WHERE o.contact_id = r.contact_id AND o.company_id = ${window.company}::uuid
+          AND o.claimed_at > ${window.since}::timestamptz AND c.integration_id = ${window.integration}::uuid))
+    ORDER BY r.contact_id LIMIT 1 FOR UPDATE OF r SKIP LOCKED`;
+  if (recipient) return recipient;
+  const [pending] = await tx.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM campaign_recipients WHERE campaign_id = ${campaignId}::uuid AND status = 'pending'`;
+  if (!pending?.count) return null;
+  if (!newRecipientsAllowed) return { reason: 'messaging_limit_tier', until: await windowFrees(tx, window) };
+  return { reason: 'pair_rate', until: await pairFrees(tx, campaignId, pair) };
+}
+
+/** When the window next loses a recipient: the earliest of each recipient's last send in it, 24 h on. */
+async function windowFrees(tx: Db, window: ReturnType<typeof numberSendsSince>): Promise<Date> {
+  const [row] = await tx.$queryRaw<{ frees: Date | null }[]>`
+    SELECT min(last_sent) + interval '24 hours' AS frees FROM (
+      SELECT max(r.claimed_at) AS last_sent FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id
+      WHERE r.company_id = ${window.company}::uuid AND r.claimed_at > ${window.since}::timestamptz AND c.integration_id = ${window.integration}::uuid
+      GROUP BY r.contact_id) recipients`;
+  return row?.frees ?? new Date(window.since.getTime() + TIER_WINDOW_MS);
+}
+
+/** When the first of the campaign's pending recipients leaves its pair interval. */
+async function pairFrees(tx: Db, campaignId: string, pair: ReturnType<typeof numberSendsSince>): Promise<Date> {
+  const [row] = await tx.$queryRaw<{ frees: Date | null }[]>`
+    SELECT min(o.claimed_at) + interval '6 seconds' AS frees
+    FROM campaign_recipients r
+    JOIN campaign_recipients o ON o.contact_id = r.contact_id AND o.company_id = ${pair.company}::uuid AND o.claimed_at > ${pair.since}::timestamptz
+    JOIN campaigns c ON c.id = o.campaign_id AND c.integration_id = ${pair.integration}::uuid
+    WHERE r.campaign_id = ${campaignId}::uuid AND r.status = 'pending'`;
+  return row?.frees ?? new Date(pair.since.getTime() + PAIR_INTERVAL_MS);
+}
