@@ -149,18 +149,25 @@ async function passagesOf(db: Db, best: AgentSentence[]): Promise<AgentPassage[]
   }));
 }
 
+type Ask = { question: string; previousQuestion: string | null; defaultLanguage: string };
+
 /** The knowledge for a question; `previousQuestion` is the contact's message before it, for follow-ups. */
-export async function retrieveKnowledge(
-  db: Db,
-  workspaceId: string,
-  ask: { question: string; previousQuestion: string | null; defaultLanguage: string },
-): Promise<Knowledge> {
+export async function retrieveKnowledge(db: Db, workspaceId: string, ask: Ask): Promise<Knowledge> {
+  const ranked = await rankKnowledge(db, workspaceId, ask, KEPT_SENTENCES);
+  return { ...ranked, passages: await passagesOf(db, ranked.sentences) };
+}
+
+/**
+ * The question's best FAQ and its `kept` best sentences, scored as above: what the agent answers from, and what
+ * the knowledge search (resolvers/agent/knowledgeSearch.ts) lists. A question of stop words only finds nothing.
+ */
+export async function rankKnowledge(db: Db, workspaceId: string, ask: Ask, kept: number): Promise<AgentKnowledge> {
   await indexUnsplitDocuments(db, workspaceId);
   const languages = await knowledgeLanguages(db, workspaceId);
   const followUp = ask.previousQuestion !== null && isFollowUp(ask.question);
   const detected = detectLanguage(ask.question) ?? (ask.previousQuestion ? detectLanguage(ask.previousQuestion) : null);
   const language = detected ?? ask.defaultLanguage;
-  const empty = { language, languages, faq: null, sentences: [], followUp, passages: [] };
+  const empty = { language, languages, faq: null, sentences: [], followUp };
   if (languages.length === 0) return { ...empty, languageMissing: false };
   // Undetected questions are searched in every language; a language the knowledge lacks is said so.
   if (detected && !languages.includes(detected)) return { ...empty, languageMissing: true };
@@ -177,6 +184,8 @@ export async function retrieveKnowledge(
     }),
   );
   const terms = [...new Set([...wordsByLanguage.values()].flat().flatMap((word) => [...word.variants, ...word.prefixes]))];
+  // A question of stop words only ("hi", "the") asks about nothing the knowledge could answer.
+  if (terms.length === 0) return { ...empty, languageMissing: false };
   const text = asked.join(' ');
   const candidates = await db.$queryRaw<Candidate[]>`
     WITH q AS (SELECT lower(unaccent(${text})) AS folded)
@@ -201,7 +210,7 @@ export async function retrieveKnowledge(
   const faq = byScore.find((candidate) => candidate.faq_id !== null);
   const sentences: AgentSentence[] = byScore
     .filter((candidate) => candidate.document_id !== null && rounded(candidate) > 0)
-    .slice(0, KEPT_SENTENCES)
+    .slice(0, kept)
     .map((candidate) => ({
       id: candidate.id,
       document_id: candidate.document_id!,
@@ -221,6 +230,5 @@ export async function retrieveKnowledge(
       : null,
     sentences,
     followUp,
-    passages: await passagesOf(db, sentences),
   };
 }
