@@ -29,6 +29,7 @@ import './scheduling/settings.js';
 import './scheduling/bookingPage.js';
 import './knowledge/documents.js';
 import './knowledge/faqs.js';
+import './knowledge/usage.js';
 import './analytics/analytics.js';
 import './campaigns/campaigns.js';
 import './agent/agent.js';

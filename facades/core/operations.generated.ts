@@ -189,6 +189,15 @@ export type AgentRunsListQueryVariables = Exact<{
 
 export type AgentRunsListQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, answer_source: unknown, explanation: string | null, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } | null };
 
+export type AgentRunsRecentQueryVariables = Exact<{
+  status?: string | null | undefined;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type AgentRunsRecentQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, answer_source: unknown, explanation: string | null, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } | null };
+
 type Metrics_AnalyticsTotals_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
 
 type Metrics_AssigneeAnalytics_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
@@ -702,7 +711,16 @@ export type KnowledgeSearchQueryVariables = Exact<{
 }>;
 
 
-export type KnowledgeSearchQuery = { knowledgeSearch: { results: Array<{ rank: number, snippet: string, document: { id: string, title: string, source_filename: string | null, updated_at: string } }> } | null };
+export type KnowledgeSearchQuery = { knowledgeSearch: { language: string, languages: Array<string>, threshold: number, faq: { score: number, faq: { id: string, question: string, answer: string, language: string } } | null, sentences: Array<{ text: string, score: number, document: { id: string, title: string, language: string } }>, results: Array<{ rank: number, snippet: string, document: { id: string, title: string, source_filename: string | null, language: string, updated_at: string } }> } | null };
+
+export type KnowledgeUsageQueryVariables = Exact<{
+  from: string;
+  to: string;
+  limit?: number | null | undefined;
+}>;
+
+
+export type KnowledgeUsageQuery = { knowledgeUsage: { data: Array<{ kind: string, name: string, replies: number, last_used_at: string, document: { id: string, title: string } | null, faq: { id: string, question: string } | null }> } | null };
 
 export type KnowledgeDocumentCreateMutationVariables = Exact<{
   title: string;

@@ -27,4 +27,14 @@ export const AGENT: readonly FacadeEntry[] = [
         "The AI agent's runs on a conversation, newest first: trigger message, passages, tool calls, reply or hand-off, tokens, latency.",
     },
   },
+  {
+    operation: 'AgentRunsRecent',
+    rest: [{ operationId: 'listRecentAgentRuns', method: 'GET', path: '/agent/runs' }],
+    mcp: {
+      name: 'agent_runs_recent_list',
+      kind: 'read',
+      description:
+        "The AI agent's runs on every conversation, newest first, optionally of one status (replied: its replies, each with the sentence or FAQ it answered from and why).",
+    },
+  },
 ];

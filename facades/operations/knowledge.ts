@@ -54,7 +54,16 @@ export const KNOWLEDGE: readonly FacadeEntry[] = [
       name: 'knowledge_search',
       kind: 'read',
       description:
-        'Full-text search of the knowledge documents (web-search syntax: "phrases", or, -exclude), best match first, with highlighted snippets.',
+        "What the AI agent would answer a question from: the best FAQ and sentences with the agent's scores and threshold, and the documents best first with highlighted snippets, in the question's language.",
+    },
+  },
+  {
+    operation: 'KnowledgeUsage',
+    rest: [{ operationId: 'knowledgeUsage', method: 'GET', path: '/knowledge/usage' }],
+    mcp: {
+      name: 'knowledge_usage_summary',
+      kind: 'read',
+      description: "The documents and FAQs the AI agent's replies in a date range [from, to) were drawn from, most used first.",
     },
   },
   {

@@ -1,10 +1,13 @@
 // Knowledge for the AI agent's question: the workspace's sentences and FAQ questions (resolvers/knowledge/sentences.ts)
 // that share a term with it (GIN on their terms) or resemble it (trigrams), each scored in [0, 1]:
-//   0.3 × the share of the question's known words it holds, each word weighted by its rarity among the candidates
-//         (a word no sentence holds tells nothing about which sentence answers; a word every sentence holds, little),
-//   0.4 × the share of all the question's words it holds (words the knowledge never uses lower every score),
-//   0.2 × trigram word similarity of the question to it (typos, forms the stemmer misses, unstemmed languages),
-//   0.1 × how early its first matched word comes (a sentence about returns starts with returns).
+//   0.2  × the share of the question's known words it holds, each word weighted by its rarity among the candidates
+//          (a word no sentence holds tells nothing about which sentence answers; a word every sentence holds, little),
+//   0.4  × the share of all the question's words it holds (words the knowledge never uses lower every score),
+//   0.15 × trigram word similarity of the question to it (typos, forms the stemmer misses, unstemmed languages),
+//   0.1  × how early its first matched word comes (a sentence about returns starts with returns),
+//   0.15 × how early in the question the first word it holds comes (a question about returns asks it first: "Can I
+//          return a shirt I already wore?"; the words after the topic are its details, which the knowledge may word
+//          otherwise).
 // Words weigh by their stem's length (up to 6 letters); a word held by the document's title or the heading above
 // counts 0.75, by a shared 5-letter stem prefix 0.8.
 // The question is read in each knowledge language's configuration; only the customer's language is searched.
@@ -18,10 +21,11 @@ import type { AgentKnowledge, AgentPassage, AgentSentence } from '../../adapters
 export type Knowledge = AgentKnowledge & { passages: AgentPassage[] };
 
 // The weights below were chosen on the evaluation set (bench/agentEval, docs/api-decisions.md "The AI agent").
-const KNOWN = 0.3;
+const KNOWN = 0.2;
 const ALL = 0.4;
-const SIMILAR = 0.2;
+const SIMILAR = 0.15;
 const EARLY = 0.1;
+const ASKED_FIRST = 0.15;
 /** A word held by the document's title or the heading above the sentence counts this much. */
 const CONTEXT = 0.75;
 const MAX_CANDIDATES = 400;
@@ -95,7 +99,9 @@ function scoreAll(candidates: Candidate[], words: Word[]): number[] {
     const order = sets[row]!.order;
     const first = order.findIndex((term) => words.some((word) => word.variants.includes(term) || word.prefixes.includes(term)));
     const early = first === -1 ? 0 : 1 - first / Math.max(order.length, 1);
-    return KNOWN * known + ALL * all + SIMILAR * candidate.similarity + EARLY * early;
+    const firstAsked = match.findIndex((held) => held > 0);
+    const askedFirst = firstAsked === -1 ? 0 : 1 - firstAsked / words.length;
+    return KNOWN * known + ALL * all + SIMILAR * candidate.similarity + EARLY * early + ASKED_FIRST * askedFirst;
   });
 }
 
@@ -143,18 +149,25 @@ async function passagesOf(db: Db, best: AgentSentence[]): Promise<AgentPassage[]
   }));
 }
 
+type Ask = { question: string; previousQuestion: string | null; defaultLanguage: string };
+
 /** The knowledge for a question; `previousQuestion` is the contact's message before it, for follow-ups. */
-export async function retrieveKnowledge(
-  db: Db,
-  workspaceId: string,
-  ask: { question: string; previousQuestion: string | null; defaultLanguage: string },
-): Promise<Knowledge> {
+export async function retrieveKnowledge(db: Db, workspaceId: string, ask: Ask): Promise<Knowledge> {
+  const ranked = await rankKnowledge(db, workspaceId, ask, KEPT_SENTENCES);
+  return { ...ranked, passages: await passagesOf(db, ranked.sentences) };
+}
+
+/**
+ * The question's best FAQ and its `kept` best sentences, scored as above: what the agent answers from, and what
+ * the knowledge search (resolvers/agent/knowledgeSearch.ts) lists. A question of stop words only finds nothing.
+ */
+export async function rankKnowledge(db: Db, workspaceId: string, ask: Ask, kept: number): Promise<AgentKnowledge> {
   await indexUnsplitDocuments(db, workspaceId);
   const languages = await knowledgeLanguages(db, workspaceId);
   const followUp = ask.previousQuestion !== null && isFollowUp(ask.question);
   const detected = detectLanguage(ask.question) ?? (ask.previousQuestion ? detectLanguage(ask.previousQuestion) : null);
   const language = detected ?? ask.defaultLanguage;
-  const empty = { language, languages, faq: null, sentences: [], followUp, passages: [] };
+  const empty = { language, languages, faq: null, sentences: [], followUp };
   if (languages.length === 0) return { ...empty, languageMissing: false };
   // Undetected questions are searched in every language; a language the knowledge lacks is said so.
   if (detected && !languages.includes(detected)) return { ...empty, languageMissing: true };
@@ -171,6 +184,8 @@ export async function retrieveKnowledge(
     }),
   );
   const terms = [...new Set([...wordsByLanguage.values()].flat().flatMap((word) => [...word.variants, ...word.prefixes]))];
+  // A question of stop words only ("hi", "the") asks about nothing the knowledge could answer.
+  if (terms.length === 0) return { ...empty, languageMissing: false };
   const text = asked.join(' ');
   const candidates = await db.$queryRaw<Candidate[]>`
     WITH q AS (SELECT lower(unaccent(${text})) AS folded)
@@ -195,7 +210,7 @@ export async function retrieveKnowledge(
   const faq = byScore.find((candidate) => candidate.faq_id !== null);
   const sentences: AgentSentence[] = byScore
     .filter((candidate) => candidate.document_id !== null && rounded(candidate) > 0)
-    .slice(0, KEPT_SENTENCES)
+    .slice(0, kept)
     .map((candidate) => ({
       id: candidate.id,
       document_id: candidate.document_id!,
@@ -215,6 +230,5 @@ export async function retrieveKnowledge(
       : null,
     sentences,
     followUp,
-    passages: await passagesOf(db, sentences),
   };
 }

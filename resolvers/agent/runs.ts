@@ -1,5 +1,5 @@
 // Agent runs: one per inbound message on a conversation with service_enabled on, created in the transaction
-// that stores the message (enqueueAgentRun), worked by workers/agent, listed by agentRuns(conversation_id).
+// that stores the message (enqueueAgentRun), worked by workers/agent, listed by agentRuns (a conversation's or the workspace's).
 // The steps below are the runner's writes; each is fenced by the attempt number the claim gave, so a worker
 // whose lease ran out (and whose run another worker took over) changes nothing.
 import { z } from 'zod';
@@ -27,19 +27,35 @@ export async function enqueueAgentRun(tx: Db, run: { workspaceId: string; conver
   await tx.agentRun.create({ data: { company_id: run.workspaceId, conversation_id: run.conversationId, message_id: run.messageId } });
 }
 
-const listInput = z.object({ conversation_id: uuid, limit: limit(20), cursor: uuid.nullish() });
+const listInput = z.object({
+  conversation_id: uuid.nullish(),
+  status: z.enum(RUN_STATUSES, { message: `must be one of ${RUN_STATUSES.join(', ')}` }).nullish(),
+  limit: limit(20),
+  cursor: uuid.nullish(),
+});
 
-/** The conversation's runs, newest first. */
-export async function listAgentRuns(ctx: Context, input: z.input<typeof listInput>, query: { select?: Prisma.AgentRunSelect } = {}) {
+/** The conversation's runs, or without one the workspace's, newest first; optionally of one status. */
+export async function listAgentRuns(
+  ctx: Context,
+  input: Omit<z.input<typeof listInput>, 'status'> & { status?: string | null },
+  query: { select?: Prisma.AgentRunSelect } = {},
+) {
   const { workspaceId } = requireActor(ctx);
   const args = parseInput(listInput, input);
-  const conversation = await ctx.prisma.conversation.findFirst({
-    where: { id: args.conversation_id, company_id: workspaceId },
-    select: { id: true },
-  });
-  if (!conversation) throw notFound('Conversation');
+  if (args.conversation_id) {
+    const conversation = await ctx.prisma.conversation.findFirst({
+      where: { id: args.conversation_id, company_id: workspaceId },
+      select: { id: true },
+    });
+    if (!conversation) throw notFound('Conversation');
+  }
+  const where = {
+    company_id: workspaceId,
+    ...(args.conversation_id ? { conversation_id: args.conversation_id } : {}),
+    ...(args.status ? { status: args.status } : {}),
+  };
   return columnPage('id', 'desc', args, ({ after, orderBy, take }) =>
-    ctx.prisma.agentRun.findMany({ ...query, where: { conversation_id: conversation.id, ...after }, orderBy, take }),
+    ctx.prisma.agentRun.findMany({ ...query, where: { ...where, ...after }, orderBy, take }),
   );
 }
 

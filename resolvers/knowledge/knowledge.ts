@@ -1,7 +1,5 @@
 // Knowledge documents for the AI agent, within the caller's workspace: create from text or from an upload,
-// list, get, update, delete, and search. Search is PostgreSQL full text: the `search` column is generated
-// by the database from title (weight A) and content (weight B), GIN-indexed, matched with
-// websearch_to_tsquery (quotes, OR, -word), ordered by ts_rank, with ts_headline snippets. Every write splits the
+// list, get, update, delete (the search is the agent's ranking: resolvers/agent/knowledgeSearch.ts). Every write splits the
 // document into its sentences for the AI agent (sentences.ts) in the same transaction; a document's language is
 // the one given, else the one detected in it, else the workspace's default (agentSettings.default_language).
 import { z } from 'zod';
@@ -13,12 +11,11 @@ import { extractText } from './documentText.js';
 import { DEFAULT_LANGUAGE, detectLanguage, languageCode } from './language.js';
 import { indexDocument } from './sentences.js';
 import { columnPage } from '../shared/pagination.js';
-import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
+import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
 
 type Query = { select?: Prisma.KnowledgeDocumentSelect; include?: Prisma.KnowledgeDocumentInclude };
 
 export const MAX_CONTENT_BYTES = 256 * 1024;
-const SNIPPET_OPTIONS = 'StartSel=**, StopSel=**, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
 
 // PostgreSQL text cannot hold NUL characters.
 const noNul = (text: string) => !text.includes('\u0000');
@@ -50,17 +47,6 @@ const uploadInput = z.object({
   content_type: z.string({ message: 'is required' }).min(1, { message: 'is required' }).max(200),
 });
 const listInput = z.object({ limit: limit(20), cursor: uuid.nullish() });
-const searchInput = z.object({
-  q: searchTerm(500),
-  limit: z
-    .number()
-    .int()
-    .min(1, { message: 'must be between 1 and 50' })
-    .max(50, { message: 'must be between 1 and 50' })
-    .nullish()
-    .transform((value) => value ?? 10),
-});
-
 function assertContentSize(text: string, field: string) {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_CONTENT_BYTES) {
@@ -177,35 +163,4 @@ export async function deleteKnowledgeDocument(ctx: Context, input: { id: string 
   const document = await findDocument(ctx, id, query);
   await ctx.prisma.knowledgeDocument.delete({ where: { id } });
   return document;
-}
-
-type Hit = { id: string; rank: number; snippet: string };
-
-/** The best matches first; ties newest first. Ranks and snippets come from the database. */
-export async function searchKnowledge(ctx: Context, input: z.input<typeof searchInput>, query: Query = {}) {
-  const { workspaceId } = requireActor(ctx);
-  const args = parseInput(searchInput, input);
-  const hits = await ctx.prisma.$queryRaw<Hit[]>`
-    WITH q AS (SELECT websearch_to_tsquery('english', ${args.q}) AS query),
-    top AS (
-      SELECT d.id, d.content, ts_rank(d.search, q.query) AS rank
-      FROM knowledge_documents d, q
-      WHERE d.company_id = ${workspaceId}::uuid AND d.search @@ q.query
-      ORDER BY rank DESC, d.id DESC
-      LIMIT ${args.limit}
-    )
-    SELECT top.id::text AS id, top.rank::float8 AS rank, ts_headline('english', top.content, q.query, ${SNIPPET_OPTIONS}) AS snippet
-    FROM top, q
-    ORDER BY top.rank DESC, top.id DESC`;
-  const documents = await ctx.prisma.knowledgeDocument.findMany({
-    ...query,
-    where: { id: { in: hits.map((hit) => hit.id) }, company_id: workspaceId },
-  });
-  const byId = new Map(documents.map((document) => [document.id, document]));
-  return {
-    results: hits.flatMap((hit) => {
-      const document = byId.get(hit.id);
-      return document ? [{ document, rank: hit.rank, snippet: hit.snippet }] : [];
-    }),
-  };
 }

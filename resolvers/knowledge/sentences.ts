@@ -50,7 +50,7 @@ export function splitSentences(text: string, language: string): string[] {
 let configurations: Promise<Set<string>> | undefined;
 
 /** The text search configurations the database has (the same for the life of the process). */
-function availableConfigurations(db: Db): Promise<Set<string>> {
+export function availableConfigurations(db: Db): Promise<Set<string>> {
   configurations ??= db.$queryRaw<{ name: string }[]>`SELECT cfgname::text AS name FROM pg_ts_config`
     .then((rows) => new Set(rows.map((row) => row.name)))
     .catch((error: unknown) => {

@@ -1,5 +1,5 @@
 // The workspace's AI agent: its settings (agentSettings, agentSettingsUpdate; scope `agent`) and the runs it
-// made on a conversation (agentRuns; scope `conversations`, as the transcript beside which they are shown).
+// made (agentRuns, a conversation's or the workspace's; scope `conversations`, as the transcripts they answer).
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
 import { pageType } from '../shared/page.js';
@@ -106,17 +106,20 @@ builder.queryFields((t) => ({
   }),
   agentRuns: t.field({
     type: AgentRunList,
-    description: "The AI agent's runs on a conversation, newest first. `cursor` is the id of the last run seen.",
+    description:
+      "The AI agent's runs on a conversation, or without conversation_id on every conversation of the workspace, newest " +
+      'first; `status` keeps one status (replied: its replies). `cursor` is the id of the last run seen.',
     authScopes: { permission: 'conversations' },
     args: {
-      conversation_id: t.arg.id({ required: true }),
+      conversation_id: t.arg.id({ required: false }),
+      status: t.arg.string({ required: false, ...oneOf(RUN_STATUSES) }),
       limit: limitArg(t.arg, 20),
       cursor: t.arg.id({ required: false }),
     },
     resolve: (_root, args, ctx, info) =>
       listAgentRuns(
         ctx,
-        { ...args, conversation_id: String(args.conversation_id), cursor: args.cursor?.toString() },
+        { ...args, conversation_id: args.conversation_id?.toString(), cursor: args.cursor?.toString() },
         queryFromInfo({ context: ctx, info, path: ['data'] }),
       ),
   }),

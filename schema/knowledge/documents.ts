@@ -10,13 +10,14 @@ import {
   getKnowledgeDocument,
   listKnowledgeDocuments,
   MAX_CONTENT_BYTES,
-  searchKnowledge,
   updateKnowledgeDocument,
   uploadKnowledgeDocument,
 } from '../../resolvers/knowledge/knowledge.js';
 import { limitArg } from '../shared/pageLimit.js';
+import { searchKnowledge } from '../../resolvers/agent/knowledgeSearch.js';
+import { KnowledgeFaq } from './faqs.js';
 
-const KnowledgeDocument = builder.prismaObject('KnowledgeDocument', {
+export const KnowledgeDocument = builder.prismaObject('KnowledgeDocument', {
   description: 'A document the AI agent can draw on.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -34,18 +35,56 @@ const KnowledgeDocument = builder.prismaObject('KnowledgeDocument', {
 
 const KnowledgeDocumentList = pageType('KnowledgeDocumentList', KnowledgeDocument);
 
-type Result = Awaited<ReturnType<typeof searchKnowledge>>['results'][number];
+type Search = Awaited<ReturnType<typeof searchKnowledge>>;
+const SCORE = 'The agent\'s answer score in [0, 1] (docs/api-decisions.md "Answer score"); it answers at or above `threshold`.';
 
-const KnowledgeSearchResult = builder.objectRef<Result>('KnowledgeSearchResult').implement({
+const KnowledgeSearchResult = builder.objectRef<Search['results'][number]>('KnowledgeSearchResult').implement({
   fields: (t) => ({
     document: t.field({ type: KnowledgeDocument, resolve: (result) => result.document }),
-    rank: t.exposeFloat('rank', { description: 'ts_rank of the match; title matches weigh more than content matches.' }),
-    snippet: t.exposeString('snippet', { description: 'Plain-text excerpt; matched words are wrapped in ** (never HTML).' }),
+    rank: t.exposeFloat('rank', { description: `The score of the document's best sentence. ${SCORE}` }),
+    snippet: t.exposeString('snippet', {
+      description: "The document's best one or two sentences, plain text; the question's words are wrapped in ** (never HTML).",
+    }),
   }),
 });
 
-const KnowledgeSearch = builder.objectRef<{ results: Result[] }>('KnowledgeSearch').implement({
-  fields: (t) => ({ results: t.field({ type: [KnowledgeSearchResult], resolve: (search) => search.results }) }),
+const KnowledgeSearchSentence = builder.objectRef<Search['sentences'][number]>('KnowledgeSearchSentence').implement({
+  description: 'A sentence of a document as the agent ranks it for the question.',
+  fields: (t) => ({
+    document: t.field({ type: KnowledgeDocument, resolve: (sentence) => sentence.document }),
+    text: t.exposeString('text'),
+    score: t.exposeFloat('score', { description: SCORE }),
+  }),
+});
+
+const KnowledgeSearchFaq = builder.objectRef<NonNullable<Search['faq']>>('KnowledgeSearchFaq').implement({
+  description: 'The FAQ whose question best matches; the agent answers with it before any document when it scores at the threshold.',
+  fields: (t) => ({
+    faq: t.field({ type: KnowledgeFaq, resolve: (match) => match.faq }),
+    score: t.exposeFloat('score', { description: SCORE }),
+  }),
+});
+
+const KnowledgeSearch = builder.objectRef<Search>('KnowledgeSearch').implement({
+  fields: (t) => ({
+    language: t.exposeString('language', {
+      description:
+        "The question's language (ISO 639-1): detected, else the workspace's default_language; only knowledge in it is searched.",
+    }),
+    languages: t.exposeStringList('languages', { description: 'The languages the knowledge is written in.' }),
+    threshold: t.exposeFloat('threshold', { description: "The workspace's knowledge_threshold: the lowest score the agent answers with." }),
+    faq: t.field({ type: KnowledgeSearchFaq, nullable: true, resolve: (search) => search.faq }),
+    sentences: t.field({
+      type: [KnowledgeSearchSentence],
+      description: 'The best sentences, best first (at most `limit`): the first is what the agent answers from when no FAQ wins.',
+      resolve: (search) => search.sentences,
+    }),
+    results: t.field({
+      type: [KnowledgeSearchResult],
+      description: 'Documents by their best sentence, best first; ties newest first.',
+      resolve: (search) => search.results,
+    }),
+  }),
 });
 
 builder.queryFields((t) => ({
@@ -69,14 +108,14 @@ builder.queryFields((t) => ({
   knowledgeSearch: t.field({
     type: KnowledgeSearch,
     description:
-      'Full-text search (English stemming) over titles and contents, best match first. q takes web-search syntax: ' +
-      '"quoted phrases", OR, -excluded.',
+      "The AI agent's ranking of the knowledge for a question, as a customer would ask it: each sentence and FAQ scored " +
+      "as the agent scores them, in the question's language, each document stemmed in its own.",
     authScopes: { permission: 'knowledge' },
     args: {
       q: t.arg.string({ required: true }),
       limit: limitArg(t.arg, 10, 50),
     },
-    resolve: (_root, args, ctx, info) => searchKnowledge(ctx, args, queryFromInfo({ context: ctx, info, path: ['results', 'document'] })),
+    resolve: (_root, args, ctx) => searchKnowledge(ctx, args),
   }),
 }));
 

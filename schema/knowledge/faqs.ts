@@ -15,7 +15,7 @@ import {
 
 const LANGUAGE = 'ISO 639-1 code (en, pt, es, hi…); detected from the question and answer when not given.';
 
-const KnowledgeFaq = builder.prismaObject('KnowledgeFaq', {
+export const KnowledgeFaq = builder.prismaObject('KnowledgeFaq', {
   description: 'A question the business answers in its own words; the AI agent matches FAQs before documents.',
   fields: (t) => ({
     id: t.exposeID('id'),
