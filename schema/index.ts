@@ -29,6 +29,7 @@ import './scheduling/bookingPage.js';
 import './knowledge/documents.js';
 import './knowledge/faqs.js';
 import './analytics/analytics.js';
+import './reports/reports.js';
 import './campaigns/campaigns.js';
 import './agent/agent.js';
 import './events/events.js';
