@@ -17,6 +17,7 @@ import { TeamPage } from './pages/people/team.js';
 import { IntegrationsPage } from './pages/workspace/integrations.js';
 import { AccountPage } from './pages/people/account.js';
 import { AgentPage } from './pages/agent/agent.js';
+import { ReportsPage } from './pages/reports/reports.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -40,6 +41,7 @@ function Layout() {
         <nav aria-label="Main">
           <NavLink href="/inbox">Inbox</NavLink>
           <NavLink href="/contacts">Contacts</NavLink>
+          {canManage(current, 'analytics') ? <NavLink href="/reports">Reports</NavLink> : null}
           {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
           {canManage(current, 'team') ? <NavLink href="/settings/team">Team</NavLink> : null}
@@ -61,6 +63,7 @@ function Layout() {
           <Route path="/inbox/:id" component={InboxPage} />
           <Route path="/contacts" component={ContactsPage} />
           <Route path="/contacts/:id" component={ContactsPage} />
+          <Route path="/reports" component={managedBy('analytics', ReportsPage)} />
           <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
           <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />
           <Route path="/settings/webhooks/:id" component={managedBy('webhooks', WebhooksPage)} />
@@ -81,6 +84,7 @@ const MANAGED: Record<Permission, string> = {
   team: 'the team',
   integrations: 'integrations',
   agent: 'the AI agent',
+  analytics: 'reports',
 };
 
 /** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */
