@@ -20,6 +20,7 @@ import { AgentPage } from './pages/agent/agent.js';
 import { ConsentPage } from './pages/oauth/consent.js';
 import { ConnectedAppsPage } from './pages/oauth/connectedApps.js';
 import { TemplatesPage } from './pages/templates/templates.js';
+import { ReportsPage } from './pages/reports/reports.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -44,6 +45,7 @@ function Layout() {
           <NavLink href="/inbox">Inbox</NavLink>
           <NavLink href="/contacts">Contacts</NavLink>
           <NavLink href="/templates">Templates</NavLink>
+          {canManage(current, 'analytics') ? <NavLink href="/reports">Reports</NavLink> : null}
           {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
           {canManage(current, 'team') ? <NavLink href="/settings/team">Team</NavLink> : null}
@@ -67,6 +69,7 @@ function Layout() {
           <Route path="/contacts" component={ContactsPage} />
           <Route path="/contacts/:id" component={ContactsPage} />
           <Route path="/templates" component={TemplatesPage} />
+          <Route path="/reports" component={managedBy('analytics', ReportsPage)} />
           <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
           <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />
           <Route path="/settings/webhooks/:id" component={managedBy('webhooks', WebhooksPage)} />
@@ -88,6 +91,7 @@ const MANAGED: Record<Permission, string> = {
   team: 'the team',
   integrations: 'integrations',
   agent: 'the AI agent',
+  analytics: 'reports',
 };
 
 /** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */

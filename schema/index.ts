@@ -31,6 +31,7 @@ import './knowledge/documents.js';
 import './knowledge/faqs.js';
 import './knowledge/usage.js';
 import './analytics/analytics.js';
+import './reports/reports.js';
 import './campaigns/campaigns.js';
 import './agent/agent.js';
 import './events/events.js';

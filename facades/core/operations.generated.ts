@@ -72,6 +72,11 @@ export type OAuthAuthorizationRequest = {
   state?: string | null | undefined;
 };
 
+export type ReportInterval =
+  | 'day'
+  | 'hour'
+  | 'week';
+
 /** The value of a button's variable: a URL button's suffix, a copy-code button's code, a quick reply's payload. */
 export type TemplateButtonInput = {
   /** The button's position among the template's buttons, from 0. */
@@ -988,6 +993,63 @@ export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ViewerQuery = { viewer: { via: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null } | null, workspace: { id: string, name: string } } | null };
+
+export type ConversationFiguresFragment = { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null };
+
+export type ReportConversationsQueryVariables = Exact<{
+  from: string;
+  to: string;
+  interval?: ReportInterval | null | undefined;
+  time_zone?: string | null | undefined;
+  assignee_user_id?: string | null | undefined;
+  tag_id?: string | null | undefined;
+  channel?: string | null | undefined;
+}>;
+
+
+export type ReportConversationsQuery = { reportConversations: { from: string, to: string, interval: ReportInterval, time_zone: string, totals: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null }, previous: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null }, series: Array<{ start: string, figures: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null } }> } | null };
+
+export type ReportPeopleQueryVariables = Exact<{
+  from: string;
+  to: string;
+  time_zone?: string | null | undefined;
+  assignee_user_id?: string | null | undefined;
+  tag_id?: string | null | undefined;
+  channel?: string | null | undefined;
+}>;
+
+
+export type ReportPeopleQuery = { reportPeople: { rows: Array<{ user_id: string, name: string | null, email: string, conversations_handled: number, first_response_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null, open_now: number }> } | null };
+
+export type ReportAgentQueryVariables = Exact<{
+  from: string;
+  to: string;
+  assignee_user_id?: string | null | undefined;
+  tag_id?: string | null | undefined;
+  channel?: string | null | undefined;
+}>;
+
+
+export type ReportAgentQuery = { reportAgent: { conversations_with_inbound: number, conversations_answered: number, conversations_handed_off: number, conversations_closed: number, closed_without_person: number, answered_share: number | null, closed_without_person_share: number | null, handoffs_by_reason: Array<{ reason: string, count: number }> } | null };
+
+export type ReportCampaignsQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type ReportCampaignsQuery = { reportCampaigns: { rows: Array<{ campaign_id: string, name: string, status: string, template_name: string, recipients: number, sent: number, delivered: number, read: number, replied_within_24h: number, failed: number, failed_by_error_code: Array<{ error_code: string, count: number }> }> } | null };
+
+export type ReportTemplatesQueryVariables = Exact<{
+  from: string;
+  to: string;
+  assignee_user_id?: string | null | undefined;
+  tag_id?: string | null | undefined;
+  channel?: string | null | undefined;
+}>;
+
+
+export type ReportTemplatesQuery = { reportTemplates: { rows: Array<{ template_name: string, template_language: string | null, sends: number, delivered: number, read: number, read_rate: number | null, replies: number, failed: number }> } | null };
 
 export type AppointmentTypeFieldsFragment = { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> };
 

@@ -11,6 +11,7 @@ import { CONVERSATIONS } from './conversations.js';
 import { EVENTS } from './events.js';
 import { KNOWLEDGE } from './knowledge.js';
 import { MESSAGING, TRANSCRIPTS } from './messaging.js';
+import { REPORTS } from './reports.js';
 import { USERS } from './people.js';
 import { BOOKING, SCHEDULING } from './scheduling.js';
 import { TEMPLATES } from './templates.js';
@@ -30,6 +31,7 @@ export const FACADE_TABLE: readonly FacadeEntry[] = [
   ...BOOKING,
   ...KNOWLEDGE,
   ...ANALYTICS,
+  ...REPORTS,
   ...CAMPAIGNS,
   ...AGENT,
   ...AUTOMATIONS,

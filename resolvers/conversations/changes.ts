@@ -53,12 +53,19 @@ export async function transitionConversation(ctx: Context, action: ConversationA
   const { id } = parseInput(idInput, input);
   const { from, to } = CONVERSATION_TRANSITIONS[action];
   const changed = await changeWithEvent(ctx, workspaceId, id, async (tx) => {
-    const { count } = await tx.conversation.updateMany({
+    const before = await tx.conversation.findFirst({
       where: { id, company_id: workspaceId, status: { in: [...from] } },
-      // closed_at dates the resolution that analytics measures; reopening clears it.
-      data: { status: to, closed_at: to === 'closed' ? new Date() : null },
+      select: { status: true },
     });
-    return count === 0 ? null : tx.conversation.findUniqueOrThrow({ where: { id }, select: conversationViewSelect });
+    if (!before) return null;
+    // closed_at dates the resolution that reports measure; reopening clears it. The status change is kept so that
+    // reports can count reopenings (resolvers/reports/).
+    const changedAt = new Date();
+    await tx.conversation.update({ where: { id }, data: { status: to, closed_at: to === 'closed' ? changedAt : null } });
+    await tx.conversationStatusChange.create({
+      data: { company_id: workspaceId, conversation_id: id, from_status: before.status, to_status: to, created_at: changedAt },
+    });
+    return tx.conversation.findUniqueOrThrow({ where: { id }, select: conversationViewSelect });
   });
   if (!changed) {
     const current = await ctx.prisma.conversation.findFirst({ where: { id, company_id: workspaceId }, select: { status: true } });

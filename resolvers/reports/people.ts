@@ -1,0 +1,52 @@
+// The per-person table: for each member of the workspace, the conversations they handled in the range (wrote
+// at least one reply), the first responses they gave (median, p90), the resolution of the conversations
+// assigned to them that closed in the range (median, p90), and the conversations assigned to them open now.
+import { Prisma } from '../../prisma/generated/prisma/client.js';
+import type { Context } from '../shared/context.js';
+import { firstResponses, percentiles, reportScope, scopedConversations, type ReportInput } from './scope.js';
+
+export type PersonFigures = {
+  user_id: string;
+  name: string | null;
+  email: string;
+  conversations_handled: number;
+  first_response_conversations: number;
+  first_response_median_seconds: number | null;
+  first_response_p90_seconds: number | null;
+  resolution_conversations: number;
+  resolution_median_seconds: number | null;
+  resolution_p90_seconds: number | null;
+  open_now: number;
+};
+
+export async function peopleReport(ctx: Context, input: ReportInput): Promise<PersonFigures[]> {
+  const scope = await reportScope(ctx, input);
+  return ctx.prisma.$queryRaw<PersonFigures[]>`
+    WITH ${scopedConversations(scope)},
+    ${firstResponses(scope)},
+    facts AS (
+      SELECT DISTINCT 'handled' AS kind, m.sender_id AS user_id, m.conversation_id, NULL::float8 AS seconds
+      FROM messages m JOIN scoped s ON s.id = m.conversation_id
+      WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'outbound' AND m.sender_type = 'user'
+        AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to}
+      UNION ALL
+      SELECT 'first_response', f.sender_id, f.conversation_id, f.seconds FROM first_responses f WHERE f.sender_type = 'user'
+      UNION ALL
+      SELECT 'resolution', s.assigned_user_id::text, s.id, extract(epoch FROM s.closed_at - s.created_at)::float8
+      FROM scoped s WHERE s.assigned_user_id IS NOT NULL AND s.closed_at >= ${scope.from} AND s.closed_at < ${scope.to}
+      UNION ALL
+      SELECT 'open', s.assigned_user_id::text, s.id, NULL FROM scoped s WHERE s.assigned_user_id IS NOT NULL AND s.status <> 'closed'
+    )
+    SELECT u.id::text AS user_id, u.name, u.email,
+           count(*) FILTER (WHERE f.kind = 'handled')::int AS conversations_handled,
+           count(*) FILTER (WHERE f.kind = 'first_response')::int AS first_response_conversations,
+           ${percentiles(Prisma.sql`f.seconds`, Prisma.sql`f.kind = 'first_response'`, 'first_response')},
+           count(*) FILTER (WHERE f.kind = 'resolution')::int AS resolution_conversations,
+           ${percentiles(Prisma.sql`f.seconds`, Prisma.sql`f.kind = 'resolution'`, 'resolution')},
+           count(*) FILTER (WHERE f.kind = 'open')::int AS open_now
+    FROM users u LEFT JOIN facts f ON f.user_id = u.id::text
+    WHERE u.company_id = ${scope.workspaceId}::uuid AND (u.status = 'active' OR f.kind IS NOT NULL)
+      AND (${scope.assigneeUserId}::uuid IS NULL OR u.id = ${scope.assigneeUserId}::uuid)
+    GROUP BY u.id, u.name, u.email
+    ORDER BY u.name NULLS LAST, u.email`;
+}

@@ -1,0 +1,133 @@
+// What every report is asked for: a range [from, to) read in a time zone (the workspace's unless given), an
+// interval for its series, and filters that narrow the conversations counted (assignee, contact tag, channel).
+// Also the conversations those filters leave, as one SQL fragment every report query starts from.
+import { DateTime, IANAZone } from 'luxon';
+import { z } from 'zod';
+import { Prisma } from '../../prisma/generated/prisma/client.js';
+import { type Context, requireActor } from '../shared/context.js';
+import { instant, parseInput, uuid } from '../shared/validation.js';
+
+export const REPORT_INTERVALS = ['hour', 'day', 'week'] as const;
+export type ReportInterval = (typeof REPORT_INTERVALS)[number];
+
+/** The longest range per interval: a year by day or week, a month by hour (at most 744 points in a series). */
+const MAX_DAYS: Record<ReportInterval, number> = { hour: 31, day: 366, week: 366 };
+
+const reportInput = z
+  .object({
+    from: instant,
+    to: instant,
+    interval: z.enum(REPORT_INTERVALS, { message: 'must be hour, day or week' }).nullish(),
+    time_zone: z
+      .string()
+      .refine((zone) => IANAZone.isValidZone(zone), { message: 'must be an IANA time zone such as Europe/Lisbon' })
+      .nullish(),
+    assignee_user_id: uuid.nullish(),
+    tag_id: uuid.nullish(),
+    channel: z.string().trim().min(1, { message: 'must not be empty' }).max(50, { message: 'must be at most 50 characters' }).nullish(),
+  })
+  .refine((input) => input.to > input.from, { message: 'must be after from', path: ['to'] })
+  .refine((input) => input.to.getTime() - input.from.getTime() <= MAX_DAYS[input.interval ?? 'day'] * 86_400_000, {
+    message: 'is too far after from: at most 366 days (31 days by hour)',
+    path: ['to'],
+  });
+
+export type ReportInput = z.input<typeof reportInput>;
+
+export type ReportScope = {
+  workspaceId: string;
+  from: Date;
+  to: Date;
+  interval: ReportInterval;
+  timeZone: string;
+  assigneeUserId: string | null;
+  tagId: string | null;
+  channel: string | null;
+};
+
+export async function reportScope(ctx: Context, input: ReportInput): Promise<ReportScope> {
+  const { workspaceId } = requireActor(ctx);
+  const parsed = parseInput(reportInput, input);
+  const workspace = await ctx.prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { time_zone: true } });
+  return {
+    workspaceId,
+    from: parsed.from,
+    to: parsed.to,
+    interval: parsed.interval ?? 'day',
+    timeZone: parsed.time_zone ?? workspace.time_zone,
+    assigneeUserId: parsed.assignee_user_id ?? null,
+    tagId: parsed.tag_id ?? null,
+    channel: parsed.channel ?? null,
+  };
+}
+
+/** The same scope over the period of equal length just before it (the "change from the previous period"). */
+export function previousPeriod(scope: ReportScope): ReportScope {
+  const length = scope.to.getTime() - scope.from.getTime();
+  return { ...scope, from: new Date(scope.from.getTime() - length), to: scope.from };
+}
+
+/** The starts of the series' buckets, in the report's time zone (weeks start on Monday, as date_trunc's). */
+export function bucketStarts(scope: ReportScope): Date[] {
+  const starts: Date[] = [];
+  let start = DateTime.fromJSDate(scope.from, { zone: scope.timeZone }).startOf(scope.interval);
+  while (start.toMillis() < scope.to.getTime()) {
+    starts.push(start.toJSDate());
+    start = start.plus({ [scope.interval]: 1 });
+  }
+  return starts;
+}
+
+/** SQL: the start (timestamptz) of the bucket that holds `at`, in the scope's time zone and interval. */
+export function bucketOf(scope: ReportScope, at: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(date_trunc(${scope.interval}, ${at} AT TIME ZONE ${scope.timeZone}) AT TIME ZONE ${scope.timeZone})`;
+}
+
+/** SQL: `scoped`, the workspace's conversations that the filters leave (id, customer, assignee, times). */
+export function scopedConversations(scope: ReportScope): Prisma.Sql {
+  return Prisma.sql`scoped AS (
+    SELECT c.id, c.assigned_user_id, c.status, c.created_at, c.closed_at
+    FROM conversations c
+    WHERE c.company_id = ${scope.workspaceId}::uuid
+      AND (${scope.assigneeUserId}::uuid IS NULL OR c.assigned_user_id = ${scope.assigneeUserId}::uuid)
+      AND (${scope.channel}::text IS NULL OR c.provider = ${scope.channel}::text)
+      AND (${scope.tagId}::uuid IS NULL OR EXISTS (
+        SELECT 1 FROM customer_tags ct WHERE ct.customer_id = c.customer_id AND ct.tag_id = ${scope.tagId}::uuid))
+  )`;
+}
+
+/** SQL: first responses — each scoped conversation whose first inbound message ever is in the range, the first
+ * reply after it (any outbound message but a campaign's), who wrote it, and the seconds between. */
+export function firstResponses(scope: ReportScope): Prisma.Sql {
+  return Prisma.sql`first_responses AS (
+    SELECT f.conversation_id, f.started_at, r.created_at AS replied_at, r.sender_type, r.sender_id,
+           extract(epoch FROM r.created_at - f.started_at)::float8 AS seconds
+    FROM (
+      SELECT m.conversation_id, m.created_at AS started_at
+      FROM messages m JOIN scoped s ON s.id = m.conversation_id
+      WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'inbound'
+        AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to}
+        AND NOT EXISTS (SELECT 1 FROM messages e WHERE e.conversation_id = m.conversation_id
+                          AND e.direction = 'inbound' AND e.created_at < m.created_at)
+    ) f
+    LEFT JOIN LATERAL (
+      SELECT o.created_at, o.sender_type, o.sender_id FROM messages o
+      WHERE o.conversation_id = f.conversation_id AND o.direction = 'outbound' AND o.created_at > f.started_at
+        AND o.sender_type IS DISTINCT FROM 'campaign'
+      ORDER BY o.created_at LIMIT 1
+    ) r ON true
+  )`;
+}
+
+/** SQL aggregates: median and p90 (continuous percentiles, seconds to 3 decimals) of `seconds` where `condition`. */
+export function percentiles(seconds: Prisma.Sql, condition: Prisma.Sql, name: string): Prisma.Sql {
+  const median = Prisma.raw(`${name}_median_seconds`);
+  const p90 = Prisma.raw(`${name}_p90_seconds`);
+  return Prisma.sql`
+    round((percentile_cont(0.5) WITHIN GROUP (ORDER BY ${seconds}) FILTER (WHERE ${condition}))::numeric, 3)::float8 AS ${median},
+    round((percentile_cont(0.9) WITHIN GROUP (ORDER BY ${seconds}) FILTER (WHERE ${condition}))::numeric, 3)::float8 AS ${p90}`;
+}
+
+export function ratio(part: number, whole: number): number | null {
+  return whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
+}
