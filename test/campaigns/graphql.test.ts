@@ -154,7 +154,8 @@ describe('a campaign to a tag, end to end through GraphQL', () => {
     const page = await listCampaigns({ ...h.services, prisma: counted, actor, requestId: 'req_test', idempotencyKey: null }, { limit: 10 });
     expect(page.data).toHaveLength(4);
     expect(page.data.every((campaign) => campaign.progress.total === 2 && campaign.progress.cancelled === 2)).toBe(true);
-    expect(statements).toEqual(['Campaign.findMany', 'CampaignRecipient.groupBy']);
+    // The progress is one raw statement (recipients grouped by status and by the contact's consent): Prisma names no model.
+    expect(statements).toEqual(['Campaign.findMany', 'undefined.$queryRaw']);
   });
 });
 

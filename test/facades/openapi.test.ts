@@ -669,6 +669,12 @@ const samples = (): Record<string, Sample> => {
     listAgentRuns: { ...ofConversation, query: '?limit=5', badQuery: '?limit=500' },
     getAnalyticsSummary: { query: range(), badQuery: '?from=x&to=y' },
     exportAnalytics: { query: range(), badQuery: '?from=2026-01-01T00:00:00Z' },
+    getMessagesByCategory: { query: range(), badQuery: '?from=x&to=y' },
+    knowledgeUsage: { query: range(), badQuery: '?from=x&to=y' },
+    listRecentAgentRuns: { query: '?status=replied&limit=5', badQuery: '?limit=500' },
+    setContactConsent: { ...contact, body: () => ({ status: 'opted_in', source: 'api' }), badBody: { status: 'maybe' } },
+    getConsentSettings: {},
+    updateConsentSettings: { body: () => ({ opt_out_keywords: ['STOP', 'BAJA'] }), badBody: { opt_out_keywords: [''] } },
     getReportConversations: { query: range(), badQuery: '?from=x&to=y' },
     getReportPeople: { query: range(), badQuery: '?from=2026-01-01T00:00:00Z' },
     getReportAgent: { query: range(), badQuery: '?from=x&to=y' },
@@ -828,6 +834,18 @@ const samples = (): Record<string, Sample> => {
           body: { conversation_id: open, template: { name: 'shipping_discount', language: 'en_US', parameters: [] } },
         },
         PROVIDER_ERROR: { body: { conversation_id: records.undeliverableConversationId, body: 'Hello' } },
+        // A MARKETING template to a contact who opted out (the stale conversation's contact, which no other sample messages).
+        CONTACT_OPTED_OUT: {
+          before: () =>
+            h.db.prisma.customer.updateMany({
+              where: { conversations: { some: { id: records.staleConversationId } } },
+              data: { marketing_consent_status: 'opted_out', marketing_consent_source: 'api' },
+            }),
+          body: {
+            conversation_id: records.staleConversationId,
+            template: { name: 'spring_sale', language: 'en_US', parameters: ['Ana', '20%'] },
+          },
+        },
         IDEMPOTENCY_KEY_REUSED: {
           before: sendWithKey('reused', 'First'),
           headers: { 'idempotency-key': 'reused' },

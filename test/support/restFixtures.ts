@@ -28,7 +28,8 @@ export const SPEC_FIELDS = {
     'customer',
   ],
   customer: ['id', 'company_id', 'phone_number', 'wa_id', 'email', 'name', 'image_url', 'metadata', 'created_at', 'updated_at'],
-  customerDetailExtra: ['profile_name', 'notes', 'tags', 'last_message_at', 'conversation_count'],
+  // marketing_consent: issue 36's consent, beside the spec's CustomerDetail.
+  customerDetailExtra: ['profile_name', 'notes', 'tags', 'last_message_at', 'conversation_count', 'marketing_consent'],
   user: ['id', 'name', 'email', 'role', 'status', 'createdAt'],
 };
 
