@@ -16,7 +16,7 @@ export const ANALYTICS: readonly FacadeEntry[] = [
     operation: 'AnalyticsMessagesByCategory',
     rest: [{ operationId: 'getMessagesByCategory', method: 'GET', path: '/analytics/messages-by-category' }],
     mcp: {
-      name: 'analytics_messages_by_category',
+      name: 'analytics_messages_by_category_summary',
       kind: 'read',
       description:
         "What messages cost over [from, to) (at most 366 days): outbound messages whose provider reported pricing (WhatsApp status webhooks' pricing object), and how many are billable, by pricing category (marketing, utility, authentication, service) and by day in the workspace's time zone (UTC unless set), with totals per category.",

@@ -117,7 +117,7 @@ export const CONTACTS: readonly FacadeEntry[] = [
     operation: 'ContactConsentSet',
     rest: [{ operationId: 'setContactConsent', method: 'PUT', path: '/contacts/{id}/consent' }],
     mcp: {
-      name: 'contacts_set_consent',
+      name: 'contacts_consent_update',
       kind: 'write',
       description:
         "Record a contact's marketing consent: status opted_in, opted_out or unknown, source api (default) or console. An opted-out contact gets no MARKETING template (409 CONTACT_OPTED_OUT) and campaigns skip it; UTILITY and AUTHENTICATION templates and replies within the 24-hour window still go. Contacts also opt out themselves by writing a keyword (STOP…) and Meta's error 131050 opts them out (source provider).",

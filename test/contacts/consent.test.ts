@@ -148,7 +148,7 @@ describe.each(PROVIDERS)('marketing consent on the %s provider', async (provider
     expect(set.body.marketing_consent).toMatchObject({ status: 'opted_out', source: 'console' });
     const listed = await getJson(harness, '/api/v1/contacts', { key: ws.apiKey });
     expect(listed.body.data[0].marketing_consent).toMatchObject({ status: 'opted_out', source: 'console' });
-    const viaMcp = await mcpCall(ws.apiKey, 'contacts_set_consent', { id: contact.id, status: 'opted_in' });
+    const viaMcp = await mcpCall(ws.apiKey, 'contacts_consent_update', { id: contact.id, status: 'opted_in' });
     expect(viaMcp.json.marketing_consent).toMatchObject({ status: 'opted_in', source: 'api' });
 
     const bad = await sendJson(harness, 'PUT', `/api/v1/contacts/${contact.id}/consent`, ws.apiKey, { status: 'maybe', source: 'keyword' });

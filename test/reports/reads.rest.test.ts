@@ -16,11 +16,11 @@ const key = workspace.api_key;
 const query = (values: Record<string, string>) => new URLSearchParams(values).toString();
 
 const ROUTES = [
-  { path: '/api/v1/reports/conversations', operation: 'ReportConversations', tool: 'reports_conversations', range: RESPONSE_WEEK },
-  { path: '/api/v1/reports/people', operation: 'ReportPeople', tool: 'reports_people', range: RESPONSE_WEEK },
-  { path: '/api/v1/reports/agent', operation: 'ReportAgent', tool: 'reports_agent', range: AGENT_WEEK },
-  { path: '/api/v1/reports/campaigns', operation: 'ReportCampaigns', tool: 'reports_campaigns', range: CAMPAIGN_WEEK },
-  { path: '/api/v1/reports/templates', operation: 'ReportTemplates', tool: 'reports_templates', range: CAMPAIGN_WEEK },
+  { path: '/api/v1/reports/conversations', operation: 'ReportConversations', tool: 'reports_conversations_summary', range: RESPONSE_WEEK },
+  { path: '/api/v1/reports/people', operation: 'ReportPeople', tool: 'reports_people_summary', range: RESPONSE_WEEK },
+  { path: '/api/v1/reports/agent', operation: 'ReportAgent', tool: 'reports_agent_summary', range: AGENT_WEEK },
+  { path: '/api/v1/reports/campaigns', operation: 'ReportCampaigns', tool: 'reports_campaigns_summary', range: CAMPAIGN_WEEK },
+  { path: '/api/v1/reports/templates', operation: 'ReportTemplates', tool: 'reports_templates_summary', range: CAMPAIGN_WEEK },
 ];
 
 async function mcpClient(): Promise<Client> {

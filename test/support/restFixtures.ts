@@ -27,9 +27,21 @@ export const SPEC_FIELDS = {
     'updated_at',
     'customer',
   ],
-  customer: ['id', 'company_id', 'phone_number', 'wa_id', 'email', 'name', 'image_url', 'metadata', 'created_at', 'updated_at'],
-  // marketing_consent: issue 36's consent, beside the spec's CustomerDetail.
-  customerDetailExtra: ['profile_name', 'notes', 'tags', 'last_message_at', 'conversation_count', 'marketing_consent'],
+  // The spec's Customer, and marketing_consent beside it (issue 36; docs/api-decisions.md, "Consent and provider errors").
+  customer: [
+    'id',
+    'company_id',
+    'phone_number',
+    'wa_id',
+    'email',
+    'name',
+    'image_url',
+    'metadata',
+    'created_at',
+    'updated_at',
+    'marketing_consent',
+  ],
+  customerDetailExtra: ['profile_name', 'notes', 'tags', 'last_message_at', 'conversation_count'],
   user: ['id', 'name', 'email', 'role', 'status', 'createdAt'],
 };
 
