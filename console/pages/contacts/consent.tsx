@@ -6,8 +6,6 @@ import { Button, ErrorNote, Time, formValues } from '../../ui.js';
 
 export type MarketingConsent = { status: string; source: string | null; updated_at: string | null };
 
-export const CONSENT_FIELDS = 'marketing_consent { status source updated_at }';
-
 const SET = gql`
   mutation ContactConsentSet($id: ID!, $status: String!) {
     contactConsentSet(id: $id, status: $status, source: "console") {

@@ -4,7 +4,7 @@ import { useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { Button, EmptyNote, ErrorNote, Field, Page, SearchList, Time, formValues } from '../../ui.js';
-import { CONSENT_FIELDS, ContactConsent, type MarketingConsent } from './consent.js';
+import { ContactConsent, type MarketingConsent } from './consent.js';
 
 type Contact = {
   id: string;
@@ -33,7 +33,7 @@ const LIST = gql`
 `;
 const DETAIL = gql`
   query Contact($id: ID!) {
-    contact(id: $id) { ${ROW} notes tags profile_name username created_at last_message_at ${CONSENT_FIELDS} }
+    contact(id: $id) { ${ROW} notes tags profile_name username created_at last_message_at marketing_consent { status source updated_at } }
     contactChannels(customer_id: $id) { channels { id type value provider is_primary } }
     conversations(customer_id: $id, status: null, limit: 50) { data { id status last_message_at last_message { body type } } }
     tags { tags { id name color } }
