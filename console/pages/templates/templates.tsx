@@ -118,7 +118,8 @@ function Builder({ onCreated }: { onCreated: () => void }) {
           event.preventDefault();
           const { name, language, category } = draft;
           void create({ name, language, category, components: componentsOf(draft) }).then((answer) => {
-            if (answer.data) {
+            // A refused template answers data with a null field beside its error: only a created one is submitted.
+            if (answer.data?.templateCreate) {
               setSubmitted(`${name} was submitted for review.`);
               setDraft(EMPTY);
               onCreated();
