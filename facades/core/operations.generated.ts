@@ -203,6 +203,8 @@ export type AgentRunsRecentQueryVariables = Exact<{
 
 export type AgentRunsRecentQuery = { agentRuns: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, answer_source: unknown, explanation: string | null, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> } | null };
 
+export type AgentRunPageFieldsFragment = { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, conversation_id: string, message_id: string, status: string, kind: string | null, attempt_count: number, passages: unknown, answer_source: unknown, explanation: string | null, tool_calls: unknown, reply: string | null, reply_message_id: string | null, handoff_reason: string | null, error: string | null, model_calls: number, prompt_tokens: number, completion_tokens: number, latency_ms: number | null, created_at: string, finished_at: string | null }> };
+
 type Metrics_AnalyticsTotals_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
 
 type Metrics_AssigneeAnalytics_Fragment = { conversations_active: number, conversations_opened: number, conversations_closed: number, messages_inbound: number, messages_outbound: number, messages_delivered: number, messages_read: number, messages_failed: number, delivery_rate: number | null, read_rate: number | null, conversations_with_inbound: number, first_responses: number, first_response_avg_seconds: number | null, first_response_median_seconds: number | null, resolution_avg_seconds: number | null, resolution_median_seconds: number | null };
@@ -1217,6 +1219,8 @@ export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type HealthQuery = { health: { status: string, service: string, version: string } | null };
+
+export type TemplateFieldsFragment = { category: string, id: string, language: string, name: string, parameter_format: string | null, rejected_reason: string | null, status: string, components: Array<{ format: string | null, text: string | null, type: string, buttons: Array<{ example: Array<string> | null, phone_number: string | null, text: string, type: string, url: string | null }> | null }>, quality_score: { date: number, score: string } | null, status_history: Array<{ at: string, reason: string | null, status: string }> | null };
 
 export type TemplatesQueryVariables = Exact<{
   provider?: string | null | undefined;
