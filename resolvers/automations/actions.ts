@@ -8,9 +8,8 @@ import { DomainError } from '../shared/errors.js';
 import { changeInTransaction } from '../conversations/changes.js';
 import { conversationViewSelect } from '../shared/views.js';
 import { assertMarketingAllowed } from '../contacts/consent.js';
-import { dispatchMessage, messagingAddress, recordPendingMessage, templateMessage, type OutboundSend } from '../messaging/outbound.js';
-import { messagingWindow } from '../messaging/window.js';
-import { connectedIntegrationOf, providerIntegration } from '../workspace/integrations.js';
+import { dispatchMessage, recordPendingMessage, templateMessage, type OutboundSend } from '../messaging/outbound.js';
+import { assertWindowOpen, sendableConversation, type SendableConversation } from '../messaging/sendable.js';
 import type { Action } from './ruleInput.js';
 import type { Subject } from './subject.js';
 
@@ -46,38 +45,15 @@ async function tagId(scope: ActionScope, name: string): Promise<string> {
   return tag.id;
 }
 
-/** The send of a message on the subject's conversation through its own integration, under the rule. */
-/** The conversation's recipient for an action's send, with its contact's consent for a template's check. */
-type ActionRecipient = Omit<OutboundSend, 'content' | 'body' | 'template'> & { contact: { id: string; marketing_consent_status: string } };
+/** The recipient of an action's send on the subject's conversation, with its contact's consent for a template's check. */
+type ActionRecipient = Omit<OutboundSend, 'content' | 'body' | 'template'> & { contact: SendableConversation['contact'] };
 
+/** The send of a message on the subject's conversation, under the rule: the checks of every send (sendable.ts). */
 async function outboundSend(scope: ActionScope, freeForm: boolean): Promise<ActionRecipient> {
-  const conversation = await scope.tx.conversation.findUniqueOrThrow({
-    where: { id: scope.subject.conversation.id },
-    select: {
-      status: true,
-      last_message_at: true,
-      window_closed_at: true,
-      integration: true,
-      customer: { select: { id: true, wa_id: true, phone_number: true, bsuid: true, marketing_consent_status: true } },
-    },
-  });
-  if (conversation.status === 'closed')
-    throw new DomainError('CONVERSATION_CLOSED', 'The conversation is closed; messages cannot be sent on it');
-  if (freeForm && !messagingWindow(conversation, Date.now()).open) {
-    throw new DomainError('MESSAGING_WINDOW_CLOSED', "A free-form reply can only be sent within 24 hours of the contact's last message");
-  }
-  const to = messagingAddress(conversation.customer);
-  if (!to) throw new DomainError('VALIDATION_ERROR', 'The contact has no messaging address');
-  const integration = connectedIntegrationOf(conversation.integration, scope.workspaceId);
-  const provider = scope.services.messaging.for(providerIntegration(scope.services.secrets, integration));
-  return {
-    workspaceId: scope.workspaceId,
-    sender: { type: 'automation', id: scope.ruleId },
-    conversationId: scope.subject.conversation.id,
-    provider,
-    to,
-    contact: conversation.customer,
-  };
+  const conversation = await sendableConversation(scope.tx, scope.services, scope.workspaceId, scope.subject.conversation.id);
+  if (freeForm) assertWindowOpen(conversation.window, Date.now());
+  const { id: conversationId, provider, to, contact } = conversation;
+  return { workspaceId: scope.workspaceId, sender: { type: 'automation', id: scope.ruleId }, conversationId, provider, to, contact };
 }
 
 async function send(scope: ActionScope, send: OutboundSend): Promise<AfterCommit> {

@@ -8,14 +8,12 @@
 import { z } from 'zod';
 import type { Actor, Context } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
-import { DomainError, notFound } from '../shared/errors.js';
 import { withIdempotency } from '../shared/idempotency.js';
-import { connectedIntegration, connectedIntegrationOf, conversationIntegration, providerIntegration } from '../workspace/integrations.js';
+import { connectedIntegration, conversationIntegration, providerIntegration } from '../workspace/integrations.js';
 import { conversationForRecipient, recipientAddress } from './firstContact.js';
 import type { MessageView } from '../shared/views.js';
 import {
   deliverMessage,
-  messagingAddress,
   templateSendInput,
   templateMessage,
   type MessageSender,
@@ -24,8 +22,8 @@ import {
 } from './outbound.js';
 import { providerFailure } from '../shared/providerFailure.js';
 import { mediaContent, mediaSendInput, storedMedia, type MediaSendInput } from './mediaInput.js';
-import type { MessagingProvider, Recipient } from '../../adapters/providers/types.js';
-import { messagingWindow, type WindowTimes } from './window.js';
+import type { MessagingProvider } from '../../adapters/providers/types.js';
+import { assertWindowOpen, sendableConversation } from './sendable.js';
 import { assertMarketingAllowed } from '../contacts/consent.js';
 import { parseInput, uuid } from '../shared/validation.js';
 
@@ -82,7 +80,7 @@ export async function sendMessage(ctx: Context, raw: MessageSendInput): Promise<
 async function checkedSend(ctx: Context, actor: Actor, input: SendInput): Promise<OutboundSend> {
   const { workspaceId } = actor;
   const first = input.to ? await firstContact(ctx, workspaceId, input.to, input) : null;
-  const conversation = await sendableConversation(ctx, workspaceId, first?.conversationId ?? input.conversation_id!);
+  const conversation = await sendableConversation(ctx.prisma, ctx, workspaceId, first?.conversationId ?? input.conversation_id!);
   const template = first?.template ?? (input.template ? await templateMessage(conversation.provider, input.template) : null);
   if (template) assertMarketingAllowed(conversation.contact, template.category ?? null);
   else assertWindowOpen(conversation.window, Date.now());
@@ -103,60 +101,6 @@ async function firstContact(ctx: Context, workspaceId: string, to: string, input
   const template = input.template ? await templateMessage(provider, input.template) : null;
   const conversationId = await conversationForRecipient(ctx, workspaceId, integration, to, template !== null, template?.category ?? null);
   return { conversationId, template };
-}
-
-type SendableConversation = {
-  id: string;
-  window: WindowTimes;
-  contact: { id: string; marketing_consent_status: string };
-  provider: MessagingProvider;
-  to: Recipient;
-};
-
-/** The conversation a send goes on: the workspace's, not closed, its contact reachable, its integration connected. */
-async function sendableConversation(ctx: Context, workspaceId: string, conversationId: string): Promise<SendableConversation> {
-  const conversation = await ctx.prisma.conversation.findFirst({
-    where: { id: conversationId, company_id: workspaceId },
-    select: {
-      id: true,
-      status: true,
-      last_message_at: true,
-      window_closed_at: true,
-      integration: true,
-      customer: { select: { id: true, wa_id: true, phone_number: true, bsuid: true, marketing_consent_status: true } },
-    },
-  });
-  if (!conversation) throw notFound('Conversation');
-  if (conversation.status === 'closed') {
-    throw new DomainError('CONVERSATION_CLOSED', 'The conversation is closed; messages cannot be sent on it', {
-      conversation_id: conversation.id,
-      status: conversation.status,
-    });
-  }
-  const to = messagingAddress(conversation.customer);
-  if (!to) {
-    throw new DomainError('VALIDATION_ERROR', 'The contact has no messaging address', {
-      conversation_id: 'the contact has no wa_id, phone number or business-scoped user id',
-    });
-  }
-  const integration = connectedIntegrationOf(conversation.integration, workspaceId);
-  const provider = ctx.messaging.for(providerIntegration(ctx.secrets, integration));
-  const { last_message_at, window_closed_at } = conversation;
-  return { id: conversation.id, window: { last_message_at, window_closed_at }, contact: conversation.customer, provider, to };
-}
-
-function assertWindowOpen(times: WindowTimes, now: number): void {
-  const window = messagingWindow(times, now);
-  if (window.open) return;
-  throw new DomainError(
-    'MESSAGING_WINDOW_CLOSED',
-    "Free-form messages can only be sent within 24 hours of the contact's last message; send an approved template instead",
-    {
-      window_closed_at: window.closes_at?.toISOString() ?? null,
-      last_inbound_at: times.last_message_at?.toISOString() ?? null,
-      reason: 'a template message is required',
-    },
-  );
 }
 
 /** Who the message is from: the AI agent's run, the signed-in person, or the API key. */

@@ -4,10 +4,11 @@
 // when the lease ends; a run that had committed is not done again). A rule that replies on message.received
 // answers each inbound message once and never its own reply; a rule whose action changes the conversation does not
 // run again on the conversation.updated it caused; a failing action is recorded with its error while the others
-// commit. The dry run reports what would happen and changes nothing.
+// commit; a reply is refused as any send is (a closed conversation, a closed window: sendable.ts). The dry run
+// reports what would happen and changes nothing.
 import { describe, expect, it } from 'vitest';
 import { openAutomationWorld } from '../support/automations.js';
-import { postJson } from '../support/restFixtures.js';
+import { postJson, sendJson } from '../support/restFixtures.js';
 
 const { world, prisma, startWorker, rule, contact, say, runs, conversationOf, harness } = await openAutomationWorld();
 startWorker();
@@ -149,6 +150,31 @@ describe('running rules from the outbox', () => {
       ],
     });
     expect((await conversationOf(ws, from)).customer.tags.map((link) => link.tag.name)).toEqual(['new']);
+  });
+
+  it("refuses a rule's reply as any send is refused: on a closed conversation, and outside the 24-hour window", async () => {
+    const ws = await world.workspace();
+    const replies = await rule(ws, {
+      trigger: { event: 'conversation.updated' },
+      actions: [{ type: 'reply', text: 'We saw the change' }],
+    });
+    const from = contact();
+    await say(ws, from, 'Hello');
+    const conversation = await conversationOf(ws, from);
+    await prisma.conversation.update({ where: { id: conversation.id }, data: { last_message_at: new Date(Date.now() - 25 * 3600_000) } });
+    const assigned = await sendJson(harness, 'PATCH', `/api/v1/conversations/${conversation.id}`, ws.apiKey, {
+      assigned_user_id: ws.userId,
+    });
+    expect(assigned.status).toBe(200);
+    await expect.poll(async () => (await runs(replies.id)).length).toBe(1);
+    const closed = await postJson(harness, `/api/v1/conversations/${conversation.id}/close`, ws.apiKey, {});
+    expect(closed.status).toBe(200);
+    await expect.poll(async () => (await runs(replies.id)).length).toBe(2);
+    expect((await runs(replies.id)).map((run) => run.actions)).toEqual([
+      [{ type: 'reply', status: 'failed', error: expect.stringMatching(/^Free-form messages can only be sent within 24 hours/) }],
+      [{ type: 'reply', status: 'failed', error: 'The conversation is closed; messages cannot be sent on it' }],
+    ]);
+    expect(await prisma.message.count({ where: { conversation_id: conversation.id, direction: 'outbound' } })).toBe(0);
   });
 
   it('dry-runs a rule over the last events, reporting what it would do and changing nothing', async () => {
