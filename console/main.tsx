@@ -21,6 +21,7 @@ import { ConsentPage } from './pages/oauth/consent.js';
 import { ConnectedAppsPage } from './pages/oauth/connectedApps.js';
 import { TemplatesPage } from './pages/templates/templates.js';
 import { ReportsPage } from './pages/reports/reports.js';
+import { KnowledgePage } from './pages/knowledge/knowledge.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -45,6 +46,7 @@ function Layout() {
           <NavLink href="/inbox">Inbox</NavLink>
           <NavLink href="/contacts">Contacts</NavLink>
           <NavLink href="/templates">Templates</NavLink>
+          <NavLink href="/knowledge">Knowledge</NavLink>
           {canManage(current, 'analytics') ? <NavLink href="/reports">Reports</NavLink> : null}
           {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
@@ -69,6 +71,7 @@ function Layout() {
           <Route path="/contacts" component={ContactsPage} />
           <Route path="/contacts/:id" component={ContactsPage} />
           <Route path="/templates" component={TemplatesPage} />
+          <Route path="/knowledge" component={KnowledgePage} />
           <Route path="/reports" component={managedBy('analytics', ReportsPage)} />
           <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
           <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />

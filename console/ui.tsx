@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { CombinedError } from '@urql/core';
 import { AuthError } from './session.js';
 
-/** A form's text fields by name (the console's forms have no file inputs). */
+/** A form's fields by name as text (a chosen file by its name: the file itself is read from the form's FormData). */
 export function formValues(form: HTMLFormElement): Record<string, string> {
   return Object.fromEntries(
     [...new FormData(form).entries()].map(([name, value]) => [name, typeof value === 'string' ? value : value.name]),
