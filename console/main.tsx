@@ -22,6 +22,7 @@ import { ConnectedAppsPage } from './pages/oauth/connectedApps.js';
 import { TemplatesPage } from './pages/templates/templates.js';
 import { ReportsPage } from './pages/reports/reports.js';
 import { KnowledgePage } from './pages/knowledge/knowledge.js';
+import { AutomationsPage } from './pages/automations/automations.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -47,6 +48,7 @@ function Layout() {
           <NavLink href="/contacts">Contacts</NavLink>
           <NavLink href="/templates">Templates</NavLink>
           <NavLink href="/knowledge">Knowledge</NavLink>
+          {canManage(current, 'automations') ? <NavLink href="/automations">Automations</NavLink> : null}
           {canManage(current, 'analytics') ? <NavLink href="/reports">Reports</NavLink> : null}
           {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
@@ -72,6 +74,8 @@ function Layout() {
           <Route path="/contacts/:id" component={ContactsPage} />
           <Route path="/templates" component={TemplatesPage} />
           <Route path="/knowledge" component={KnowledgePage} />
+          <Route path="/automations" component={managedBy('automations', AutomationsPage)} />
+          <Route path="/automations/:id" component={managedBy('automations', AutomationsPage)} />
           <Route path="/reports" component={managedBy('analytics', ReportsPage)} />
           <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
           <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />
@@ -95,6 +99,7 @@ const MANAGED: Record<Permission, string> = {
   integrations: 'integrations',
   agent: 'the AI agent',
   analytics: 'reports',
+  automations: 'automations',
 };
 
 /** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */

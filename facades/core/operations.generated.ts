@@ -238,7 +238,7 @@ export type AnalyticsMessagesByCategoryQueryVariables = Exact<{
 
 export type AnalyticsMessagesByCategoryQuery = { analyticsMessagesByCategory: { from: string, to: string, time_zone: string, days: Array<{ day: string, category: string, messages: number, billable: number }>, totals: Array<{ category: string, messages: number, billable: number }> } | null };
 
-export type AutomationFieldsFragment = { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string };
+export type AutomationFieldsFragment = { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null };
 
 export type AutomationsListQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -246,14 +246,14 @@ export type AutomationsListQueryVariables = Exact<{
 }>;
 
 
-export type AutomationsListQuery = { automations: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string }> } | null };
+export type AutomationsListQuery = { automations: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null }> } | null };
 
 export type AutomationGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type AutomationGetQuery = { automation: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+export type AutomationGetQuery = { automation: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
 
 export type AutomationRunsListQueryVariables = Exact<{
   id: string;
@@ -273,7 +273,7 @@ export type AutomationCreateMutationVariables = Exact<{
 }>;
 
 
-export type AutomationCreateMutation = { automationCreate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+export type AutomationCreateMutation = { automationCreate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
 
 export type AutomationUpdateMutationVariables = Exact<{
   id: string;
@@ -285,7 +285,7 @@ export type AutomationUpdateMutationVariables = Exact<{
 }>;
 
 
-export type AutomationUpdateMutation = { automationUpdate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+export type AutomationUpdateMutation = { automationUpdate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
 
 export type AutomationDeleteMutationVariables = Exact<{
   id: string;

@@ -46,6 +46,17 @@ const Automation = builder.prismaObject('AutomationRule', {
       nullable: true,
       resolve: async (rule, _args, ctx) => (await runSummaries(ctx, [rule.id])).get(rule.id)?.last_run_at ?? null,
     }),
+    matched_count: t.relationCount('runs', {
+      where: { matched: true },
+      description: 'How many of its runs matched (their conditions held, so the actions ran).',
+    }),
+    last_run: t.field({
+      type: AutomationRun,
+      nullable: true,
+      description: "The newest run: whether it matched and each action's outcome (the console's list shows it).",
+      select: { runs: { orderBy: { id: 'desc' }, take: 1 } },
+      resolve: (rule) => rule.runs[0] ?? null,
+    }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
   }),

@@ -4,11 +4,11 @@
 // when the lease ends; a run that had committed is not done again). A rule that replies on message.received
 // answers each inbound message once and never its own reply; a rule whose action changes the conversation does not
 // run again on the conversation.updated it caused; a failing action is recorded with its error while the others
-// commit; a reply is refused as any send is (a closed conversation, a closed window: sendable.ts). The dry run
-// reports what would happen and changes nothing.
+// commit; a reply is refused as any send is (a closed conversation, a closed window: sendable.ts). A rule as listed
+// counts its runs and matches and shows its newest run. The dry run reports what would happen and changes nothing.
 import { describe, expect, it } from 'vitest';
 import { openAutomationWorld } from '../support/automations.js';
-import { postJson, sendJson } from '../support/restFixtures.js';
+import { getJson, postJson, sendJson } from '../support/restFixtures.js';
 
 const { world, prisma, startWorker, rule, contact, say, runs, conversationOf, harness } = await openAutomationWorld();
 startWorker();
@@ -51,6 +51,16 @@ describe('running rules from the outbox', () => {
     await say(ws, from, 'prefunding is not a word');
     await expect.poll(async () => (await runs(refunds.id)).length).toBe(3);
     expect((await runs(refunds.id))[2]!.matched).toBe(false);
+    // The rule as listed says how often it ran, how often it matched, and how its newest run went.
+    const listed = await getJson(harness, '/api/v1/automations', { key: ws.apiKey });
+    expect((listed.body as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({
+        id: refunds.id,
+        run_count: 3,
+        matched_count: 1,
+        last_run: expect.objectContaining({ id: (await runs(refunds.id))[2]!.id, matched: false, actions: [] }),
+      }),
+    ]);
   });
 
   it('runs each rule once when the worker holding the event died before its runs committed', async () => {
