@@ -1,9 +1,9 @@
 // The Knowledge page in Chromium, as a person of the workspace uses it: a Markdown file chosen in the browser becomes a
-// document (a file the API cannot read is refused with why), an FAQ is added and edited, a question typed into the
-// search (reached by keyboard, sent with Enter) shows the agent's ranking with the FAQ first and marked as its answer;
-// then customers ask on WhatsApp, the agent worker answers, and the page shows each reply with the FAQ or the sentence
-// and document it used, and the FAQ among the most used. axe-core finds no serious or critical violation at a phone's
-// and a desktop's width, and nothing scrolls sideways.
+// document (a file the API cannot read is refused with why), a typed one is added, renamed and deleted, an FAQ is
+// added and edited, a question typed into the search (reached by keyboard, sent with Enter) shows the agent's ranking
+// with the FAQ first and marked as its answer; then customers ask on WhatsApp, the agent worker answers, and the page
+// shows each reply with the FAQ or the sentence and document it used, and the FAQ among the most used. axe-core finds
+// no serious or critical violation at a phone's and a desktop's width, and nothing scrolls sideways.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openAgentWorld } from '../support/agent.js';
@@ -89,6 +89,21 @@ describe('the Knowledge page', { timeout: 120_000 }, () => {
     await page.getByLabel('Answer of the FAQ').fill(FAQ_ANSWER);
     await page.getByRole('button', { name: 'Save the FAQ' }).click();
     await expect.poll(() => page.getByTestId('faq-row').innerText()).toContain(FAQ_ANSWER);
+
+    await page.getByLabel('Title', { exact: true }).fill('Gift card');
+    await page.getByLabel('Text', { exact: true }).fill('Gift cards are sold in every store.');
+    await page.getByRole('button', { name: 'Add the document' }).click();
+    await page.getByRole('status').filter({ hasText: '“Gift card” was added (language en).' }).waitFor();
+    await page.getByRole('button', { name: 'Edit Gift card' }).click();
+    await page.getByLabel('Title of the document').fill('Gift cards');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(() => rowTexts(page.getByTestId('document-row')))
+      .toEqual([expect.stringMatching(/^Gift cards en typed text /), expect.stringMatching(/^Shipping and returns en shipping\.md /)]);
+    await page.getByRole('button', { name: 'Edit Gift cards' }).click();
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('button', { name: 'Delete “Gift cards” for good' }).click();
+    await expect.poll(() => page.getByTestId('document-row').count()).toBe(1);
 
     await page.getByRole('heading', { name: 'Knowledge', exact: true }).click();
     await tabTo(page, 'Customer question');
