@@ -22,6 +22,7 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = [
 const PAGE_PATHS = [
   /^\/$/,
   /^\/(inbox|contacts|templates)(\/[^/]+)?$/,
+  /^\/(reports|scheduling)$/,
   /^\/settings\/[a-z-]+(\/[^/]+)?$/,
   /^\/(setup|invite|sign-in)$/,
   /^\/oauth\/consent$/,
