@@ -23,6 +23,7 @@ import { TemplatesPage } from './pages/templates/templates.js';
 import { ReportsPage } from './pages/reports/reports.js';
 import { KnowledgePage } from './pages/knowledge/knowledge.js';
 import { AutomationsPage } from './pages/automations/automations.js';
+import { SchedulingPage } from './pages/scheduling/scheduling.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -49,6 +50,7 @@ function Layout() {
           <NavLink href="/templates">Templates</NavLink>
           <NavLink href="/knowledge">Knowledge</NavLink>
           {canManage(current, 'automations') ? <NavLink href="/automations">Automations</NavLink> : null}
+          {canManage(current, 'scheduling') ? <NavLink href="/scheduling">Scheduling</NavLink> : null}
           {canManage(current, 'analytics') ? <NavLink href="/reports">Reports</NavLink> : null}
           {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
@@ -76,6 +78,7 @@ function Layout() {
           <Route path="/knowledge" component={KnowledgePage} />
           <Route path="/automations" component={managedBy('automations', AutomationsPage)} />
           <Route path="/automations/:id" component={managedBy('automations', AutomationsPage)} />
+          <Route path="/scheduling" component={managedBy('scheduling', SchedulingPage)} />
           <Route path="/reports" component={managedBy('analytics', ReportsPage)} />
           <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
           <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />
@@ -100,6 +103,7 @@ const MANAGED: Record<Permission, string> = {
   agent: 'the AI agent',
   analytics: 'reports',
   automations: 'automations',
+  scheduling: 'scheduling',
 };
 
 /** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */

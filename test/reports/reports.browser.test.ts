@@ -1,0 +1,66 @@
+// The Reports page in Chromium on a workspace with a known history (seed.ts): for the response week the overview
+// cards show 10 opened, 4 closed and first responses of 5.5 and 9.1 minutes; the response-time chart's data table
+// holds the day's median and p90; moving the date range to the campaign week changes the figures; and the
+// campaigns table's CSV download holds exactly its header and the campaign's row.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHarness } from '../support/harness.js';
+import { openBrowserOn, type BrowserSession } from '../support/browser.js';
+import { ownerSession } from '../support/people.js';
+import { signedInConsole, type ConsolePage } from '../support/consolePages.js';
+import { CAMPAIGN_WEEK, RESPONSE_WEEK, seedReports } from './seed.js';
+
+const harness = await openHarness();
+const { workspace } = await seedReports(harness, 'Reports in the browser');
+let session: BrowserSession;
+let opened: ConsolePage;
+
+beforeAll(async () => {
+  const owner = await ownerSession(harness, workspace);
+  session = await openBrowserOn(harness);
+  opened = await signedInConsole(session, owner.body.user.email, '/reports');
+});
+afterAll(async () => {
+  await opened?.context.close();
+  await session?.close();
+});
+
+const day = (iso: string) => iso.slice(0, 10);
+
+describe('the Reports page', () => {
+  it('shows the seeded figures, follows the date range, and downloads a table as CSV', async () => {
+    const { page, problems } = opened;
+    await page.getByLabel('From').fill(day(RESPONSE_WEEK.from));
+    await page.getByLabel('To (exclusive)').fill(day(RESPONSE_WEEK.to));
+    const card = (label: string) =>
+      page
+        .locator('.cards .card')
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .locator('strong');
+    await expect.poll(() => card('Conversations opened').innerText()).toBe('10');
+    expect(await card('Conversations closed').innerText()).toBe('4');
+    expect(await card('First response, median').innerText()).toBe('5.5 min');
+    expect(await card('First response, p90').innerText()).toBe('9.1 min');
+
+    // The data table behind the response-time chart: Monday holds every first response, Tuesday none.
+    await page.getByText('Data table: First response time').click();
+    const responseData = page.getByRole('table', { name: 'First response time data' });
+    expect(await responseData.locator('tbody tr').first().locator('td').allInnerTexts()).toEqual([day(RESPONSE_WEEK.from), '5.5', '9.1']);
+    expect(await responseData.locator('tbody tr').nth(1).locator('td').allInnerTexts()).toEqual(['2026-10-06', '—', '—']);
+
+    await page.getByLabel('From').fill(day(CAMPAIGN_WEEK.from));
+    await page.getByLabel('To (exclusive)').fill(day(CAMPAIGN_WEEK.to));
+    await expect.poll(() => card('Conversations opened').innerText()).toBe('4');
+    const campaigns = page.getByRole('region', { name: 'Campaigns' });
+    expect(await campaigns.locator('tbody td').allInnerTexts()).toEqual(['Autumn sale', 'completed', '4', '2', '2', '1', '1', '2']);
+
+    const download = page.waitForEvent('download');
+    await campaigns.getByRole('button', { name: 'Download CSV of Campaigns' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('campaigns.csv');
+    expect(await readFile(await file.path(), 'utf8')).toBe(
+      'Campaign,Status,Recipients,Sent,Delivered,Read,Replied within 24 h,Failed\r\nAutumn sale,completed,4,2,2,1,1,2\r\n',
+    );
+    expect(problems).toEqual([]);
+  });
+});
