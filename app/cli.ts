@@ -7,6 +7,7 @@ import { openRuntime, type Runtime } from './runtime.js';
 import { migrate } from '../infra/db/migrate.js';
 import { createWorkspace } from '../resolvers/workspace/workspaces.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../resolvers/workspace/apiKeys.js';
+import { readStandingOnConnect } from '../resolvers/workspace/numberStanding.js';
 import { createIntegration, rotateIntegrationSecret } from '../resolvers/workspace/integrations.js';
 import { DomainError } from '../resolvers/shared/errors.js';
 import { KEY_SCOPES } from '../resolvers/workspace/scopes.js';
@@ -121,6 +122,7 @@ async function run(runtime: Runtime, command: string, options: Options): Promise
         app_secret: optional(options, 'app-secret') ?? requiredEnv('WHATSAPP_APP_SECRET', 'app-secret'),
         verify_token: optional(options, 'verify-token'),
       });
+      await readStandingOnConnect(runtime.services, created.integration_id);
       print(
         json,
         created,

@@ -24,6 +24,7 @@ import { ReportsPage } from './pages/reports/reports.js';
 import { KnowledgePage } from './pages/knowledge/knowledge.js';
 import { AutomationsPage } from './pages/automations/automations.js';
 import { SchedulingPage } from './pages/scheduling/scheduling.js';
+import { ConsentSettingsPage } from './pages/contacts/consentSettings.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -57,6 +58,7 @@ function Layout() {
           {canManage(current, 'team') ? <NavLink href="/settings/team">Team</NavLink> : null}
           {canManage(current, 'integrations') ? <NavLink href="/settings/integrations">Integrations</NavLink> : null}
           {canManage(current, 'agent') ? <NavLink href="/settings/agent">AI agent</NavLink> : null}
+          {canManage(current, 'campaigns') ? <NavLink href="/settings/consent">Consent</NavLink> : null}
           <NavLink href="/settings/connected-apps">Connected apps</NavLink>
           <NavLink href="/settings/account">Account</NavLink>
           <a href="/graphql" target="_blank" rel="noopener">
@@ -86,6 +88,7 @@ function Layout() {
           <Route path="/settings/team" component={managedBy('team', TeamPage)} />
           <Route path="/settings/integrations" component={managedBy('integrations', IntegrationsPage)} />
           <Route path="/settings/agent" component={managedBy('agent', AgentPage)} />
+          <Route path="/settings/consent" component={managedBy('campaigns', ConsentSettingsPage)} />
           <Route path="/settings/connected-apps" component={ConnectedAppsPage} />
           <Route path="/settings/account" component={AccountPage} />
           <Route default component={NotFound} />
@@ -104,6 +107,7 @@ const MANAGED: Record<Permission, string> = {
   analytics: 'reports',
   automations: 'automations',
   scheduling: 'scheduling',
+  campaigns: 'campaigns and consent keywords',
 };
 
 /** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */

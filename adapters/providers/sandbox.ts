@@ -134,6 +134,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         async uploadMedia(upload) {
           return media.upload(upload);
         },
+        // The sandbox has no portfolio whose limits it could tell: its numbers keep what a person sets.
+        async readStanding() {
+          return { messagingLimitTier: null, throughputLevel: null, qualityRating: null };
+        },
       };
     },
     async close() {

@@ -160,6 +160,13 @@ export type MediaFile = { body: ReadableStream<Uint8Array>; mimeType: string | n
 /** A file to hand to the provider's media store. */
 export type MediaUpload = { filename: string; contentType: string; bytes: Uint8Array<ArrayBuffer> };
 
+/**
+ * A business number's standing as the provider tells it, by Meta's names: its messaging-limit tier (TIER_250 …
+ * TIER_UNLIMITED), its throughput level (STANDARD or HIGH) and its quality rating (GREEN, YELLOW, RED, UNKNOWN);
+ * null where the provider tells nothing.
+ */
+export type NumberStanding = { messagingLimitTier: string | null; throughputLevel: string | null; qualityRating: string | null };
+
 export interface MessagingProvider {
   /** Hands one message to the provider; resolves once the provider accepted it (status sent). */
   send(message: OutboundMessage): Promise<SentMessage>;
@@ -175,6 +182,8 @@ export interface MessagingProvider {
   fetchMedia(mediaId: string): Promise<MediaFile>;
   /** Stores a file with the provider for sending; resolves to its media id. */
   uploadMedia(upload: MediaUpload): Promise<{ id: string }>;
+  /** The number's limits and quality as the provider holds them. */
+  readStanding(): Promise<NumberStanding>;
 }
 
 /** The templates written here for an integration, as they stand (the sandbox's own business account). */

@@ -2,7 +2,8 @@
 // to POST /{phone-number-id}/messages; templates come from GET /{business-account-id}/message_templates,
 // page by page, and are submitted to POST /{business-account-id}/message_templates, edited by POST /{template-id}
 // and deleted by DELETE /{business-account-id}/message_templates?hsm_id=&name=; files are uploaded to POST /{phone-number-id}/media and fetched by id (GET /{media-id} gives
-// a URL valid for five minutes, read with the same bearer token). The base URL (WHATSAPP_GRAPH_URL, with the
+// a URL valid for five minutes, read with the same bearer token); the number's limits and quality come from
+// GET /{phone-number-id}?fields=…. The base URL (WHATSAPP_GRAPH_URL, with the
 // API version) is configurable so that tests run the adapter against a local fake Graph server. Delivery
 // progress arrives later at /webhooks/whatsapp. Every call goes through the guarded outbound client
 // (infra/net/outbound.ts): no redirect followed, the time and the size of each answer bounded.
@@ -83,6 +84,14 @@ const mediaAnswer = z.object({
   file_size: z.union([z.string(), z.number()]).optional(),
 });
 const uploadAnswer = z.object({ id: z.string().min(1) });
+/** The phone number's standing fields; `messaging_limit_tier` is Meta's deprecated name for the portfolio's limit. */
+const STANDING_FIELDS = 'whatsapp_business_manager_messaging_limit,messaging_limit_tier,quality_rating,throughput';
+const standingAnswer = z.object({
+  whatsapp_business_manager_messaging_limit: z.string().optional(),
+  messaging_limit_tier: z.string().optional(),
+  quality_rating: z.string().optional(),
+  throughput: z.object({ level: z.string().optional() }).optional(),
+});
 const createAnswer = z.object({ id: z.string().min(1), status: z.string(), category: z.string() });
 
 /** Meta's media hosts: the access token goes to a download URL only there (or to the configured Graph host itself). */
@@ -323,6 +332,23 @@ export function createWhatsAppProvider(integration: ProviderIntegration, options
       );
       if (!answer.success) throw invalidAnswer('the media upload');
       return { id: answer.data.id };
+    },
+
+    async readStanding() {
+      const query = new URLSearchParams({ fields: STANDING_FIELDS });
+      const answer = standingAnswer.safeParse(await call(`${base}/${encodeURIComponent(integration.phoneNumberId)}?${query}`));
+      if (!answer.success) throw invalidAnswer('the phone number');
+      const {
+        whatsapp_business_manager_messaging_limit: limit,
+        messaging_limit_tier: legacyTier,
+        quality_rating,
+        throughput,
+      } = answer.data;
+      return {
+        messagingLimitTier: limit ?? legacyTier ?? null,
+        throughputLevel: throughput?.level ?? null,
+        qualityRating: quality_rating ?? null,
+      };
     },
   };
 }

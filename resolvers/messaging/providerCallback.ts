@@ -10,7 +10,8 @@
 // answers 5xx, so that the provider redelivers. A delivery naming no connected phone number cannot be
 // authenticated and is ignored. Every step is idempotent, so a redelivery completes the work. Template changes
 // (status, quality, category) name a business account instead of a phone number: they are authenticated by
-// the app secret of every integration of that account, and applied to the template written here for each.
+// the app secret of every integration of that account, and applied to the template written here for each; so are
+// number standing changes (numberQuality.ts), applied to the account's numbers.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
@@ -24,6 +25,7 @@ import {
   type CallbackIntegration,
 } from '../workspace/integrations.js';
 import { applyTemplateChange } from '../templates/templateStatus.js';
+import { applyNumberQualityChange } from './numberQuality.js';
 import { applyStatusUpdate } from './messageStatus.js';
 import { failedPart, parseCallback, type CallbackWork, type FailedPart } from './whatsappPayload.js';
 
@@ -68,7 +70,7 @@ export async function receiveProviderCallback(
   );
   const accounts = await accountIntegrations(
     ctx,
-    parsed.templates.map((work) => work.businessAccountId),
+    [...parsed.templates, ...parsed.numbers].map((work) => work.businessAccountId),
   );
   const raw = Buffer.from(input.body, 'utf8');
   const digest = Buffer.from(signature[1]!, 'hex');
@@ -89,6 +91,10 @@ export async function receiveProviderCallback(
         applyTemplateChange(tx, { integrationId: integration.id, providerTemplateId: work.templateId }, work.change),
       );
     }
+  }
+  for (const work of parsed.numbers) {
+    const accountNumbers = (accounts.get(work.businessAccountId) ?? []).map((integration) => integration.id);
+    await ctx.prisma.$transaction((tx) => applyNumberQualityChange(tx, accountNumbers, work));
   }
   return { status: 'ok' };
 }

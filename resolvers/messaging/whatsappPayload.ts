@@ -1,6 +1,7 @@
 // Reads a WhatsApp Cloud API webhook payload into the work it asks for: inbound messages and delivery
 // status reports, each with the phone number id that routes it to an integration, and template changes (status,
-// quality, category), each with the business account (entry.id) that routes it; each on its own: a
+// quality, category) and number standing changes (numberQuality.ts), each with the business account (entry.id)
+// that routes it; each on its own: a
 // message, status report or change that is not the documented shape becomes a failure (kept as a dead
 // letter with its raw JSON) and never costs the other parts. Kinds this service does not handle (other
 // objects and fields, system messages, unknown statuses) yield no work. Only an envelope that is not the
@@ -21,6 +22,7 @@ import {
   type TemplateStatus,
 } from '../../adapters/providers/types.js';
 import type { TemplateChange } from '../templates/templateStatus.js';
+import { NUMBER_QUALITY_FIELD, readNumberQualityChange, type NumberWork } from './numberQuality.js';
 
 /** A part of a payload that can never be stored as it is, with the JSON to keep for it. */
 export type FailedPart = {
@@ -282,7 +284,8 @@ function toStatusUpdate(report: z.infer<typeof statusReport>): StatusUpdate | nu
   };
 }
 
-export type ParsedCallback = { ok: true; work: CallbackWork[]; templates: TemplateWork[] } | { ok: false; problem: string };
+export type ParsedCallback =
+  { ok: true; work: CallbackWork[]; templates: TemplateWork[]; numbers: NumberWork[] } | { ok: false; problem: string };
 
 function problemOf(error: z.ZodError, where: string): string {
   const issue = error.issues[0];
@@ -360,15 +363,22 @@ function readStatus(phoneNumberId: string, raw: unknown, around: Surroundings): 
 export function parseCallback(payload: unknown): ParsedCallback {
   const outer = envelope.safeParse(cleanJson(payload));
   if (!outer.success) return { ok: false, problem: problemOf(outer.error, 'payload') };
-  if (outer.data.object !== 'whatsapp_business_account') return { ok: true, work: [], templates: [] };
+  if (outer.data.object !== 'whatsapp_business_account') return { ok: true, work: [], templates: [], numbers: [] };
   const work: CallbackWork[] = [];
   const templates: TemplateWork[] = [];
+  const numbers: NumberWork[] = [];
   for (const [e, entry] of outer.data.entry.entries()) {
     for (const [c, change] of entry.changes.entries()) {
       if (TEMPLATE_FIELDS.includes(change.field)) {
         const read = readTemplateChange(entry.id, change.field, change.value);
         if (read && typeof read === 'object' && 'kind' in read) templates.push(read);
         else if (read) work.push(failedPart(null, 'change', `entry.${e}.changes.${c}.value: ${read}`, change));
+        continue;
+      }
+      if (change.field === NUMBER_QUALITY_FIELD) {
+        const read = readNumberQualityChange(entry.id, change.value);
+        if (typeof read === 'string') work.push(failedPart(null, 'change', `entry.${e}.changes.${c}.value: ${read}`, change));
+        else numbers.push(read);
         continue;
       }
       if (change.field !== 'messages') continue;
@@ -396,7 +406,7 @@ export function parseCallback(payload: unknown): ParsedCallback {
       }
     }
   }
-  return { ok: true, work, templates };
+  return { ok: true, work, templates, numbers };
 }
 
 const TEMPLATE_FIELDS = ['message_template_status_update', 'message_template_quality_update', 'template_category_update'];

@@ -304,19 +304,25 @@ export type IntegrationLimits = { id: string; throughput_per_second?: number | n
 
 /**
  * Sets the limits campaigns keep on this number: its throughput (messages per second) and its messaging-limit
- * tier, as Meta's WhatsApp Manager shows them when the provider has not told them (or to send below them).
+ * tier, as Meta's WhatsApp Manager shows them when the provider has not told them (or to send below them). Each
+ * value set is marked `manual` and kept until the provider tells again (numberStanding.ts).
  */
 export async function updateIntegrationLimits(ctx: Context, raw: IntegrationLimits, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const input = parseInput(limitsInput, raw);
   const integration = await ctx.prisma.integration.findFirst({ where: { id: input.id, company_id: workspaceId }, select: { id: true } });
   if (!integration) throw notFound('Integration');
+  const now = new Date();
   return ctx.prisma.integration.update({
     ...query,
     where: { id: integration.id },
     data: {
-      ...(input.throughput_per_second != null ? { throughput_per_second: input.throughput_per_second } : {}),
-      ...(input.messaging_limit_tier != null ? { messaging_limit_tier: input.messaging_limit_tier } : {}),
+      ...(input.throughput_per_second != null
+        ? { throughput_per_second: input.throughput_per_second, throughput_source: 'manual', throughput_updated_at: now }
+        : {}),
+      ...(input.messaging_limit_tier != null
+        ? { messaging_limit_tier: input.messaging_limit_tier, messaging_limit_tier_source: 'manual', messaging_limit_tier_updated_at: now }
+        : {}),
     },
   });
 }

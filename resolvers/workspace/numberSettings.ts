@@ -3,6 +3,7 @@
 // by Meta's names for them. Campaigns keep them (resolvers/campaigns/numberLimits.ts).
 
 export const MESSAGING_LIMIT_TIERS = {
+  TIER_50: 50,
   TIER_250: 250,
   TIER_1K: 1_000,
   TIER_2K: 2_000,

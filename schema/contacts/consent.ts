@@ -48,8 +48,8 @@ builder.mutationFields((t) => ({
   consentSettingsUpdate: t.field({
     type: ConsentSettingsType,
     description:
-      'Change the opt-out and opt-in keywords (each list replaces the stored one; stored upper-cased) and the confirmation texts (null or empty: none). A keyword may not be in both lists.',
-    authScopes: { permission: 'customers' },
+      'Change the opt-out and opt-in keywords (each list replaces the stored one; stored upper-cased) and the confirmation texts (null or empty: none). A keyword may not be in both lists. Needs the campaigns scope (owners and admins): the keywords decide who gets marketing.',
+    authScopes: { permission: 'campaigns' },
     args: {
       opt_out_keywords: t.arg.stringList({ required: false }),
       opt_in_keywords: t.arg.stringList({ required: false }),

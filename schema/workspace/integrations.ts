@@ -11,6 +11,12 @@ import {
   updateIntegrationLimits,
 } from '../../resolvers/workspace/integrations.js';
 import { MESSAGING_LIMIT_TIER_NAMES } from '../../resolvers/workspace/numberSettings.js';
+import {
+  LIMIT_SOURCES,
+  QUALITY_RATINGS,
+  readStandingOnConnect,
+  refreshIntegrationStanding,
+} from '../../resolvers/workspace/numberStanding.js';
 import { oneOf } from '../shared/jsonSchemaHints.js';
 import { requireActor } from '../../resolvers/shared/context.js';
 import { isProviderName } from '../../adapters/providers/types.js';
@@ -47,6 +53,25 @@ const Integration = builder.prismaObject('Integration', {
         note: 'the unique recipients campaigns through it may reach per rolling 24 h (TIER_UNLIMITED: no limit); null while not known, which limits nothing',
       }),
     }),
+    messaging_limit_tier_source: t.exposeString('messaging_limit_tier_source', {
+      nullable: true,
+      ...oneOf(LIMIT_SOURCES, {
+        note: "where the tier came from: the provider (Meta's webhook or Graph API) or an owner or admin; the latest wins",
+      }),
+    }),
+    messaging_limit_tier_updated_at: t.expose('messaging_limit_tier_updated_at', { type: 'DateTime', nullable: true }),
+    throughput_source: t.exposeString('throughput_source', {
+      nullable: true,
+      ...oneOf(LIMIT_SOURCES, {
+        note: "where throughput_per_second came from (Meta's throughput level: STANDARD 80, HIGH 1000); null: the default",
+      }),
+    }),
+    throughput_updated_at: t.expose('throughput_updated_at', { type: 'DateTime', nullable: true }),
+    quality_rating: t.exposeString('quality_rating', {
+      nullable: true,
+      ...oneOf(QUALITY_RATINGS, { note: "the number's quality rating as the provider last told it; null: never told" }),
+    }),
+    quality_rating_updated_at: t.expose('quality_rating_updated_at', { type: 'DateTime', nullable: true }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
   }),
 });
@@ -92,6 +117,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const created = await connectIntegration(ctx, { ...args, provider: args.provider ?? 'whatsapp' });
+      await readStandingOnConnect(ctx, created.integration_id);
       return ctx.prisma.integration.findUniqueOrThrow({ ...query, where: { id: created.integration_id } });
     },
   }),
@@ -106,6 +132,14 @@ builder.mutationFields((t) => ({
       messaging_limit_tier: t.arg.string({ required: false, ...oneOf(MESSAGING_LIMIT_TIER_NAMES) }),
     },
     resolve: (query, _root, args, ctx) => updateIntegrationLimits(ctx, { ...args, id: String(args.id) }, query),
+  }),
+  integrationRefreshStanding: t.prismaField({
+    type: Integration,
+    description:
+      "Reads the number's messaging-limit tier, throughput level and quality rating from the provider again; they replace values set by hand.",
+    authScopes: scope,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => refreshIntegrationStanding(ctx, String(args.id), query),
   }),
   integrationDisconnect: t.prismaField({
     type: Integration,

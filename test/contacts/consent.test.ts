@@ -2,7 +2,7 @@
 // contact.consent recorded, the workspace's confirmation sent back), a MARKETING template to it is 409
 // CONTACT_OPTED_OUT on REST, GraphQL and MCP with nothing sent, a UTILITY template and a reply in the window still
 // go, START opts it back in; Meta's 131050 opts a contact out (source provider); a person sets consent through the
-// API with its source; the settings are checked and only keys with the customers scope change them.
+// API with its source; the settings are checked and only keys with the campaigns scope change them.
 import { describe, expect, it } from 'vitest';
 import { print } from 'graphql';
 import { randomInt } from 'node:crypto';
@@ -158,6 +158,8 @@ describe.each(PROVIDERS)('marketing consent on the %s provider', async (provider
     expect(clash.status).toBe(400);
     expect(clash.body.error.details).toHaveProperty('opt_in_keywords');
 
+    const contactsOnly = await harness.key(ws.workspaceId, ['customers']);
+    expect((await sendJson(harness, 'PATCH', '/api/v1/consent-settings', contactsOnly, { opt_out_keywords: ['ALTO'] })).status).toBe(403);
     const readOnly = await harness.key(ws.workspaceId, ['contacts:read']);
     expect((await getJson(harness, '/api/v1/consent-settings', { key: readOnly })).status).toBe(200);
     expect((await sendJson(harness, 'PATCH', '/api/v1/consent-settings', readOnly, { opt_out_keywords: ['ALTO'] })).status).toBe(403);

@@ -1,7 +1,7 @@
 // A local fake of the WhatsApp Cloud API (Graph API) on a real port, so the `whatsapp` adapter is tested
 // over HTTP exactly as it talks to Meta: bearer-token checks, POST /{phone-number-id}/messages for text
 // and template sends (with the provider's own checks and error bodies), GET /{waba-id}/message_templates
-// in pages, media (POST /{phone-number-id}/media uploads, GET /{media-id} describing a file with a download
+// in pages, a number's limits and quality (GET /{phone-number-id}?fields=…), media (POST /{phone-number-id}/media uploads, GET /{media-id} describing a file with a download
 // URL on its attachments host, which needs the same bearer token), and — like the real service — signed status
 // webhooks (sent, delivered, read) sent back to the service for every accepted message. Its template catalog is the sandbox's, in Graph's JSON form,
 // plus the templates submitted to POST /{waba-id}/message_templates (PENDING until a test decides their review with
@@ -30,6 +30,12 @@ export const FAKE_GRAPH_VERSION = 'v22.0';
 /** Like the sandbox: recipients under this unassigned country code are undeliverable. */
 const UNDELIVERABLE_PREFIX = '999';
 const PAGE_SIZE = 4;
+/** A number of a new business portfolio, as GET /{phone-number-id} describes it. */
+const NEW_PORTFOLIO_NUMBER = {
+  whatsapp_business_manager_messaging_limit: 'TIER_250',
+  quality_rating: 'GREEN',
+  throughput: { level: 'STANDARD' },
+};
 
 export type FakeGraphAccount = { phoneNumberId: string; businessAccountId: string; accessToken: string; appSecret: string };
 export type WebhookSender = (rawBody: string, signature: string) => Promise<Response>;
@@ -115,6 +121,8 @@ export type FakeGraph = {
   accountWebhook(businessAccountId: string, payload: unknown): Promise<Response>;
   /** Status webhooks the service did not accept (expected to stay empty). */
   webhookFailures: string[];
+  /** What GET /{phone-number-id} answers per number (Meta's field names); a number not set answers a new portfolio's. */
+  numberFields: Map<string, Record<string, unknown>>;
   /** Holds every send until the returned function is called; `arrived` resolves when one is waiting. */
   holdSends(): { arrived: Promise<void>; release: () => void };
   /** Waits for the status webhooks under way. */
@@ -322,6 +330,15 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     }
     const [version, node, edge] = url.pathname.split('/').filter(Boolean);
     if (version !== FAKE_GRAPH_VERSION) throw new GraphFailure({ status: 400, code: 2500, message: 'Unknown path components' });
+    const number = accounts.find((account) => account.phoneNumberId === node);
+    if (request.method === 'GET' && number && !edge) {
+      authorize(request, number);
+      const fields = fake.numberFields.get(number.phoneNumberId) ?? NEW_PORTFOLIO_NUMBER;
+      const asked = (url.searchParams.get('fields') ?? '').split(',');
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id: node, ...Object.fromEntries(Object.entries(fields).filter(([name]) => asked.includes(name))) }));
+      return;
+    }
     if (request.method === 'GET' && node && !edge && /^\d+$/.test(node) && !accounts.some((account) => account.phoneNumberId === node)) {
       const file = mediaOwner(request, node);
       if (url.searchParams.get('phone_number_id') !== file.phoneNumberId)
@@ -472,6 +489,7 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       return sender(raw, hubSignature(raw, account.appSecret));
     },
     webhookFailures: [],
+    numberFields: new Map(),
     holdSends() {
       let release!: () => void;
       let arrived!: () => void;

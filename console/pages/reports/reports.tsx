@@ -1,12 +1,14 @@
 // Reports (/reports): the period's figures with the change from the previous period, conversations and response
-// times as charts, the team, the AI agent, campaigns and templates, for a date range, an interval and filters.
-// Every number comes from the public reports queries (docs/reports.md); each table downloads as CSV.
+// times as charts, the team, the AI agent, campaigns and templates, and what messages cost (costs.tsx), for a date
+// range, an interval and filters. Every number comes from the public reports queries (docs/reports.md); each table
+// downloads as CSV.
 import { useMemo, useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useQuery } from '@urql/preact';
 import { ErrorNote, Page } from '../../ui.js';
 import { ReportChart } from './chart.js';
 import { ReportTable } from './table.js';
+import { CostsSection } from './costs.js';
 import type { Column } from './csv.js';
 
 const FIGURES = `conversations_opened conversations_closed conversations_reopened messages_in messages_out
@@ -280,6 +282,7 @@ export function ReportsPage() {
           />
         </>
       ) : null}
+      <CostsSection from={variables.from} to={variables.to} />
     </Page>
   );
 }

@@ -1,15 +1,14 @@
 // Settings → Integrations: connected WhatsApp numbers with the callback URL and verify token to enter in Meta's
-// app settings, connecting a number, disconnecting, rotating the app secret (shown once), simulating a customer message
+// app settings, each number's limits (numberLimits.tsx), connecting a number, disconnecting, rotating the app secret (shown once), simulating a customer message
 // on the sandbox, and the templates the provider has.
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { Button, EmptyNote, ErrorNote, Field, Page, ShownOnce, Time, formValues, ListTable } from '../../ui.js';
 import { SimulateInbound } from '../conversations/simulate.js';
+import { NumberLimits, type NumberLimitsFields } from './numberLimits.js';
 
-type Integration = {
-  id: string;
-  provider: string;
+type Integration = NumberLimitsFields & {
   status: string;
   phone_number_id: string;
   display_phone_number: string | null;
@@ -22,7 +21,11 @@ type Template = { id: string; name: string; language: string; status: string; ca
 
 const LIST = gql`
   query Integrations {
-    integrations { id provider status phone_number_id display_phone_number business_account_id callback_url verify_token created_at }
+    integrations {
+      id provider status phone_number_id display_phone_number business_account_id callback_url verify_token created_at
+      throughput_per_second throughput_source throughput_updated_at messaging_limit_tier messaging_limit_tier_source
+      messaging_limit_tier_updated_at quality_rating quality_rating_updated_at
+    }
     templates { templates { id name language status category } }
   }
 `;
@@ -115,6 +118,7 @@ export function IntegrationsPage() {
               <Time value={integration.created_at} />
             </dd>
           </dl>
+          {integration.status === 'connected' ? <NumberLimits integration={integration} /> : null}
           {integration.status === 'connected' ? <RotateSecret integration={integration} /> : null}
           {integration.status === 'connected' && integration.provider === 'sandbox' ? <SimulateInbound /> : null}
           {integration.status === 'connected' ? (
