@@ -21,6 +21,7 @@ import { ConsentPage } from './pages/oauth/consent.js';
 import { ConnectedAppsPage } from './pages/oauth/connectedApps.js';
 import { TemplatesPage } from './pages/templates/templates.js';
 import { ReportsPage } from './pages/reports/reports.js';
+import { CampaignsPage } from './pages/campaigns/campaigns.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -45,6 +46,7 @@ function Layout() {
           <NavLink href="/inbox">Inbox</NavLink>
           <NavLink href="/contacts">Contacts</NavLink>
           <NavLink href="/templates">Templates</NavLink>
+          {canManage(current, 'campaigns') ? <NavLink href="/campaigns">Campaigns</NavLink> : null}
           {canManage(current, 'analytics') ? <NavLink href="/reports">Reports</NavLink> : null}
           {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
@@ -69,6 +71,8 @@ function Layout() {
           <Route path="/contacts" component={ContactsPage} />
           <Route path="/contacts/:id" component={ContactsPage} />
           <Route path="/templates" component={TemplatesPage} />
+          <Route path="/campaigns" component={managedBy('campaigns', CampaignsPage)} />
+          <Route path="/campaigns/:id" component={managedBy('campaigns', CampaignsPage)} />
           <Route path="/reports" component={managedBy('analytics', ReportsPage)} />
           <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
           <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />
@@ -92,6 +96,7 @@ const MANAGED: Record<Permission, string> = {
   integrations: 'integrations',
   agent: 'the AI agent',
   analytics: 'reports',
+  campaigns: 'campaigns',
 };
 
 /** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */

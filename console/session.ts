@@ -29,7 +29,7 @@ export function csrfToken(): string {
   return session.value?.csrf_token ?? '';
 }
 
-export type Permission = 'keys' | 'team' | 'integrations' | 'webhooks' | 'agent' | 'analytics';
+export type Permission = 'keys' | 'team' | 'integrations' | 'webhooks' | 'agent' | 'analytics' | 'campaigns';
 
 export function canManage(current: Session | null | undefined, permission: Permission): boolean {
   return current?.scopes.includes(permission) ?? false;
