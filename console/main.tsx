@@ -25,6 +25,7 @@ import { KnowledgePage } from './pages/knowledge/knowledge.js';
 import { AutomationsPage } from './pages/automations/automations.js';
 import { SchedulingPage } from './pages/scheduling/scheduling.js';
 import { ConsentSettingsPage } from './pages/contacts/consentSettings.js';
+import { CampaignsPage } from './pages/campaigns/campaigns.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -52,6 +53,7 @@ function Layout() {
           <NavLink href="/knowledge">Knowledge</NavLink>
           {canManage(current, 'automations') ? <NavLink href="/automations">Automations</NavLink> : null}
           {canManage(current, 'scheduling') ? <NavLink href="/scheduling">Scheduling</NavLink> : null}
+          {canManage(current, 'campaigns') ? <NavLink href="/campaigns">Campaigns</NavLink> : null}
           {canManage(current, 'analytics') ? <NavLink href="/reports">Reports</NavLink> : null}
           {canManage(current, 'keys') ? <NavLink href="/settings/api-keys">API keys</NavLink> : null}
           {canManage(current, 'webhooks') ? <NavLink href="/settings/webhooks">Webhooks</NavLink> : null}
@@ -81,6 +83,8 @@ function Layout() {
           <Route path="/automations" component={managedBy('automations', AutomationsPage)} />
           <Route path="/automations/:id" component={managedBy('automations', AutomationsPage)} />
           <Route path="/scheduling" component={managedBy('scheduling', SchedulingPage)} />
+          <Route path="/campaigns" component={managedBy('campaigns', CampaignsPage)} />
+          <Route path="/campaigns/:id" component={managedBy('campaigns', CampaignsPage)} />
           <Route path="/reports" component={managedBy('analytics', ReportsPage)} />
           <Route path="/settings/api-keys" component={managedBy('keys', ApiKeysPage)} />
           <Route path="/settings/webhooks" component={managedBy('webhooks', WebhooksPage)} />

@@ -21,7 +21,7 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = [
 /** The console's client routes: each answers the same page, whose router shows the right view. */
 const PAGE_PATHS = [
   /^\/$/,
-  /^\/(inbox|contacts|templates|knowledge|automations|reports|scheduling)(\/[^/]+)?$/,
+  /^\/(inbox|contacts|templates|knowledge|automations|reports|scheduling|campaigns)(\/[^/]+)?$/,
   /^\/settings\/[a-z-]+(\/[^/]+)?$/,
   /^\/(setup|invite|sign-in)$/,
   /^\/oauth\/consent$/,

@@ -304,7 +304,7 @@ export type AutomationTestMutation = { automationTest: { evaluated: number, matc
 
 export type CampaignProgressFieldsFragment = { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number };
 
-export type CampaignFieldsFragment = { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } };
+export type CampaignFieldsFragment = { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } };
 
 export type CampaignsListQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -320,7 +320,7 @@ export type CampaignGetQueryVariables = Exact<{
 }>;
 
 
-export type CampaignGetQuery = { campaign: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignGetQuery = { campaign: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignRecipientsListQueryVariables = Exact<{
   campaign_id: string;
@@ -331,6 +331,15 @@ export type CampaignRecipientsListQueryVariables = Exact<{
 
 
 export type CampaignRecipientsListQuery = { campaignRecipients: { next_cursor: string | null, has_more: boolean, data: Array<{ campaign_id: string, contact_id: string, contact_name: string | null, phone_number: string | null, wa_id: string | null, status: string, message_id: string | null, error_code: string | null, error_message: string | null, sent_at: string | null, delivered_at: string | null, read_at: string | null, failed_at: string | null, created_at: string, updated_at: string }> } | null };
+
+export type CampaignAudienceCountQueryVariables = Exact<{
+  audience_tag_ids?: Array<string> | string | null | undefined;
+  audience_tag_match?: string | null | undefined;
+  audience_conditions?: Array<string> | string | null | undefined;
+}>;
+
+
+export type CampaignAudienceCountQuery = { campaignAudienceCount: { total: number, no_address: number, opted_out: number, sendable: number, sendable_marketing: number } | null };
 
 export type CampaignExportQueryVariables = Exact<{
   id: string;
@@ -347,11 +356,14 @@ export type CampaignCreateMutationVariables = Exact<{
   integration_id?: string | null | undefined;
   audience_tag_id?: string | null | undefined;
   audience_contact_ids?: Array<string> | string | null | undefined;
+  audience_tag_ids?: Array<string> | string | null | undefined;
+  audience_tag_match?: string | null | undefined;
+  audience_conditions?: Array<string> | string | null | undefined;
   send_rate_per_minute?: number | null | undefined;
 }>;
 
 
-export type CampaignCreateMutation = { campaignCreate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignCreateMutation = { campaignCreate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignUpdateMutationVariables = Exact<{
   id: string;
@@ -360,18 +372,21 @@ export type CampaignUpdateMutationVariables = Exact<{
   integration_id?: string | null | undefined;
   audience_tag_id?: string | null | undefined;
   audience_contact_ids?: Array<string> | string | null | undefined;
+  audience_tag_ids?: Array<string> | string | null | undefined;
+  audience_tag_match?: string | null | undefined;
+  audience_conditions?: Array<string> | string | null | undefined;
   send_rate_per_minute?: number | null | undefined;
 }>;
 
 
-export type CampaignUpdateMutation = { campaignUpdate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignUpdateMutation = { campaignUpdate: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignDeleteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignDeleteMutation = { campaignDelete: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignDeleteMutation = { campaignDelete: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignScheduleMutationVariables = Exact<{
   id: string;
@@ -379,35 +394,35 @@ export type CampaignScheduleMutationVariables = Exact<{
 }>;
 
 
-export type CampaignScheduleMutation = { campaignSchedule: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignScheduleMutation = { campaignSchedule: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignStartMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignStartMutation = { campaignStart: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignStartMutation = { campaignStart: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignPauseMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignPauseMutation = { campaignPause: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignPauseMutation = { campaignPause: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignResumeMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignResumeMutation = { campaignResume: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignResumeMutation = { campaignResume: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CampaignCancelMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CampaignCancelMutation = { campaignCancel: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
+export type CampaignCancelMutation = { campaignCancel: { id: string, name: string, status: string, integration_id: string | null, audience_tag_id: string | null, audience_contact_ids: Array<string>, audience_tag_ids: Array<string>, audience_tag_match: string, audience_conditions: Array<string>, send_rate_per_minute: number | null, scheduled_at: string | null, started_at: string | null, completed_at: string | null, cancelled_at: string | null, next_send_at: string | null, error_code: string | null, error_message: string | null, waiting_reason: string | null, skipped_opted_out: number, created_at: string, updated_at: string, template: { name: string, language: string, parameters: Array<string> }, progress: { total: number, pending: number, sending: number, sent: number, delivered: number, read: number, failed: number, skipped: number, skipped_opted_out: number, cancelled: number } } | null };
 
 export type CustomerFieldsFragment = { company_id: string | null, created_at: string | null, email: string | null, id: string, image_url: string | null, metadata: unknown, name: string | null, phone_number: string | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } };
 

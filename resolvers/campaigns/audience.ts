@@ -1,11 +1,12 @@
-// The audience snapshot: when a campaign first runs, its audience (the tag's contacts at that moment, or its
-// list of contacts that still exist) becomes its recipients in one INSERT … SELECT, so contacts tagged or
+// The audience snapshot: when a campaign first runs, its audience (the tag's contacts at that moment, its
+// list of contacts that still exist, or the contacts its tags and fields pick then: segment.ts) becomes its recipients in one INSERT … SELECT, so contacts tagged or
 // untagged later do not change who receives it. Contacts without a messaging address are recorded as skipped,
 // with the reason. Taking the snapshot twice adds nothing (ON CONFLICT DO NOTHING).
 import { type Campaign, Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Db } from '../shared/context.js';
 import { RECIPIENT_ERRORS } from './rules.js';
 import { carriesTag } from '../contacts/tags.js';
+import { inSegment, storedSegment } from './segment.js';
 
 const contact = Prisma.raw('c');
 
@@ -23,6 +24,7 @@ export async function snapshotAudience(tx: Db, campaign: Campaign): Promise<numb
       AND (
         ${carriesTag(contact, campaign.audience_tag_id)}
         OR c.id = ANY(${campaign.audience_contact_ids}::uuid[])
+        OR ${inSegment(contact, storedSegment(campaign))}
       )
     ON CONFLICT (campaign_id, contact_id) DO NOTHING`;
 }

@@ -1,5 +1,6 @@
 // Campaigns of the caller's workspace: create and edit drafts, list, get, delete. A campaign broadcasts one
-// APPROVED template to an audience (the contacts of a tag, or a list of contacts) through one integration;
+// APPROVED template to an audience (the contacts of a tag, a list of contacts, or contacts by tags and fields:
+// segment.ts) through one integration;
 // its lifecycle is in resolvers/campaigns/lifecycle.ts and its sending in resolvers/campaigns/sending.ts.
 // Every answer carries the campaign's progress (its recipients counted by status).
 import { z } from 'zod';
@@ -16,6 +17,8 @@ import { templateInput } from '../messaging/outbound.js';
 const campaignTemplate = templateInput.strict();
 import { columnPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
+import { namesSegment, segmentFields, type Condition, type SegmentFields, type TagMatch } from './segment.js';
+import { assertSegmentTags } from './audienceTags.js';
 
 export type CampaignView = Campaign & { progress: CampaignProgress };
 
@@ -45,20 +48,25 @@ const editable = {
   audience_tag_id: uuid.nullish(),
   audience_contact_ids: contactIds.nullish(),
   send_rate_per_minute: sendRate.nullish(),
+  ...segmentFields,
 };
 
-type Audience = { audience_tag_id?: string | null; audience_contact_ids?: string[] | null };
+type Audience = SegmentFields & { audience_tag_id?: string | null; audience_contact_ids?: string[] | null };
 
-const oneAudience = (input: Audience) => !(input.audience_tag_id && input.audience_contact_ids);
-const ONE_AUDIENCE = { message: 'give either audience_tag_id or audience_contact_ids, not both', path: ['audience_tag_id'] };
+/** The kinds of audience an input names: one tag, a list of contacts, or tags and fields. */
+const audienceKinds = (input: Audience) =>
+  [Boolean(input.audience_tag_id), Boolean(input.audience_contact_ids?.length), namesSegment(input)].filter(Boolean).length;
+const oneAudience = (input: Audience) => audienceKinds(input) <= 1;
+const ONE_AUDIENCE = {
+  message: 'give one audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions',
+  path: ['audience_tag_id'],
+};
+const NO_AUDIENCE = 'give the audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions';
 
 const createInput = z
   .object({ name, ...editable })
   .refine(oneAudience, ONE_AUDIENCE)
-  .refine((input) => Boolean(input.audience_tag_id || input.audience_contact_ids), {
-    message: 'give the audience: audience_tag_id or audience_contact_ids',
-    path: ['audience_tag_id'],
-  });
+  .refine((input) => audienceKinds(input) > 0, { message: NO_AUDIENCE, path: ['audience_tag_id'] });
 
 const updateInput = z
   .object({
@@ -114,6 +122,7 @@ async function sendingIntegration(ctx: Context, integrationId: string | null | u
 }
 
 async function assertAudience(db: Db, workspaceId: string, audience: Audience) {
+  await assertSegmentTags(db, workspaceId, audience.audience_tag_ids ?? []);
   if (audience.audience_tag_id) {
     const tag = await db.tag.findFirst({ where: { id: audience.audience_tag_id, company_id: workspaceId }, select: { id: true } });
     if (!tag) throw notFound('Tag');
@@ -145,24 +154,54 @@ export async function createCampaign(ctx: Context, input: z.input<typeof createI
       integration_id: integration.id,
       audience_tag_id: args.audience_tag_id ?? null,
       audience_contact_ids: args.audience_contact_ids ?? [],
+      audience_tag_ids: args.audience_tag_ids ?? [],
+      audience_tag_match: args.audience_tag_match ?? 'any',
+      audience_conditions: args.audience_conditions ?? [],
       send_rate_per_minute: args.send_rate_per_minute ?? null,
     },
   });
   return campaignView(ctx.prisma, campaign);
 }
 
-/** The audience after an edit: naming one kind replaces the other; null clears one; none left is refused. */
-function audienceAfter(current: Campaign, edit: Audience): { audience_tag_id: string | null; audience_contact_ids: string[] } {
-  if (edit.audience_tag_id) return { audience_tag_id: edit.audience_tag_id, audience_contact_ids: [] };
-  if (edit.audience_contact_ids) return { audience_tag_id: null, audience_contact_ids: edit.audience_contact_ids };
-  const after = {
-    audience_tag_id: edit.audience_tag_id === null ? null : current.audience_tag_id,
-    audience_contact_ids: edit.audience_contact_ids === null ? [] : current.audience_contact_ids,
+type StoredAudience = {
+  audience_tag_id: string | null;
+  audience_contact_ids: string[];
+  audience_tag_ids: string[];
+  audience_tag_match: TagMatch;
+  audience_conditions: Condition[];
+};
+
+const NOBODY: StoredAudience = {
+  audience_tag_id: null,
+  audience_contact_ids: [],
+  audience_tag_ids: [],
+  audience_tag_match: 'any',
+  audience_conditions: [],
+};
+
+/**
+ * The audience after an edit: naming one kind replaces the others; of tags and fields, a field given changes
+ * and the others stay (null clears one); none left is refused.
+ */
+function audienceAfter(current: Campaign, edit: Audience): StoredAudience {
+  if (edit.audience_tag_id) return { ...NOBODY, audience_tag_id: edit.audience_tag_id };
+  if (edit.audience_contact_ids?.length) return { ...NOBODY, audience_contact_ids: edit.audience_contact_ids };
+  const segment = {
+    audience_tag_ids: edit.audience_tag_ids === undefined ? current.audience_tag_ids : (edit.audience_tag_ids ?? []),
+    audience_tag_match:
+      edit.audience_tag_match === undefined ? (current.audience_tag_match as TagMatch) : (edit.audience_tag_match ?? 'any'),
+    audience_conditions:
+      edit.audience_conditions === undefined ? (current.audience_conditions as Condition[]) : (edit.audience_conditions ?? []),
   };
-  if (!after.audience_tag_id && after.audience_contact_ids.length === 0) {
-    throw new DomainError('VALIDATION_ERROR', 'A campaign needs an audience', {
-      audience_tag_id: 'give the audience: audience_tag_id or audience_contact_ids',
-    });
+  const after: StoredAudience = namesSegment(edit)
+    ? { ...NOBODY, ...segment }
+    : {
+        audience_tag_id: edit.audience_tag_id === null ? null : current.audience_tag_id,
+        audience_contact_ids: edit.audience_contact_ids === null ? [] : current.audience_contact_ids,
+        ...segment,
+      };
+  if (!after.audience_tag_id && after.audience_contact_ids.length === 0 && !namesSegment(after)) {
+    throw new DomainError('VALIDATION_ERROR', 'A campaign needs an audience', { audience_tag_id: NO_AUDIENCE });
   }
   return after;
 }

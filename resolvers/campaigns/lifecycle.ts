@@ -10,6 +10,7 @@ import { DomainError } from '../shared/errors.js';
 import { snapshotAudience } from './audience.js';
 import { campaignView, findCampaign, lockCampaign, type CampaignView } from './campaigns.js';
 import { assertAllowed, type CampaignAction } from './rules.js';
+import { isEmptySegment, storedSegment } from './segment.js';
 import { campaignSender } from './sender.js';
 import { instant, parseInput, uuid } from '../shared/validation.js';
 
@@ -22,7 +23,7 @@ const scheduleInput = z.object({ id: uuid, scheduled_at: instant });
  */
 export async function enterRunning(tx: Db, campaign: Campaign, now: Date): Promise<void> {
   if (!campaign.started_at) {
-    if (!campaign.audience_tag_id && campaign.audience_contact_ids.length === 0) {
+    if (!campaign.audience_tag_id && campaign.audience_contact_ids.length === 0 && isEmptySegment(storedSegment(campaign))) {
       throw new DomainError('VALIDATION_ERROR', 'The campaign has no audience (its tag was deleted)', {
         audience_tag_id: 'the campaign has no audience; edit it or create another',
       });

@@ -1,4 +1,5 @@
-// Campaigns: an approved template broadcast to a tag's contacts or a list of contacts, with its lifecycle
+// Campaigns: an approved template broadcast to a tag's contacts, a list of contacts or contacts by tags and
+// fields (with a count of such an audience before any campaign), with its lifecycle
 // (draft → scheduled → running ⇄ paused → completed, or cancelled), its progress, its recipients and a CSV
 // export of the results.
 import { queryFromInfo } from '@pothos/plugin-prisma';
@@ -21,6 +22,8 @@ import { CAMPAIGN_STATUSES, MAX_CAMPAIGN_SEND_RATE, RECIPIENT_STATUSES } from '.
 import { templateOf } from '../../resolvers/campaigns/sender.js';
 import { limitArg } from '../shared/pageLimit.js';
 import { oneOf } from '../shared/jsonSchemaHints.js';
+import { CONDITION_FORM, storedSegment, TAG_MATCHES, writeCondition } from '../../resolvers/campaigns/segment.js';
+import { countAudience, type AudienceCount } from '../../resolvers/campaigns/audienceCount.js';
 
 const CampaignTemplate = builder.objectRef<ReturnType<typeof templateOf>>('CampaignTemplate').implement({
   description: 'The approved template a campaign sends, with the values of its slots in reading order.',
@@ -43,7 +46,7 @@ const Progress = builder.objectRef<CampaignProgress>('CampaignProgress').impleme
 });
 
 const Campaign = builder.objectRef<CampaignView>('Campaign').implement({
-  description: 'A template broadcast to an audience: the contacts of a tag, or a list of contacts.',
+  description: 'A template broadcast to an audience: the contacts of a tag, a list of contacts, or contacts by tags and fields.',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -52,6 +55,14 @@ const Campaign = builder.objectRef<CampaignView>('Campaign').implement({
     integration_id: t.exposeID('integration_id', { nullable: true, description: 'The integration the messages go through.' }),
     audience_tag_id: t.exposeID('audience_tag_id', { nullable: true, description: 'The audience is the contacts with this tag.' }),
     audience_contact_ids: t.exposeIDList('audience_contact_ids', { description: 'The audience when no tag is given.' }),
+    audience_tag_ids: t.exposeIDList('audience_tag_ids', {
+      description: 'The audience by tags and fields: contacts with any (or all: audience_tag_match) of these tags.',
+    }),
+    audience_tag_match: t.exposeString('audience_tag_match', oneOf(TAG_MATCHES)),
+    audience_conditions: t.stringList({
+      description: `The audience by tags and fields: conditions every contact meets, each ${CONDITION_FORM}.`,
+      resolve: (campaign) => storedSegment(campaign).conditions.map(writeCondition),
+    }),
     send_rate_per_minute: t.exposeInt('send_rate_per_minute', {
       nullable: true,
       description:
@@ -86,6 +97,27 @@ const Campaign = builder.objectRef<CampaignView>('Campaign').implement({
 });
 
 const CampaignList = pageType('CampaignList', Campaign);
+
+const CampaignAudienceCount = builder.objectRef<AudienceCount>('CampaignAudienceCount').implement({
+  description: "An audience's contacts now, counted as a campaign's start would take them.",
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'Contacts in the audience.' }),
+    no_address: t.exposeInt('no_address', { description: 'Of them, those with neither a wa_id nor a phone number: skipped.' }),
+    opted_out: t.exposeInt('opted_out', {
+      description: 'Of those with an address, the ones opted out of marketing: skipped by a MARKETING template only.',
+    }),
+    sendable: t.exposeInt('sendable', { description: 'Who a UTILITY or AUTHENTICATION template would be sent to.' }),
+    sendable_marketing: t.exposeInt('sendable_marketing', { description: 'Who a MARKETING template would be sent to.' }),
+  }),
+});
+
+/** The audience by tags and fields, as campaign create, update and the count take it. */
+const SEGMENT_DESCRIPTIONS = {
+  audience_tag_ids:
+    'Send to the contacts with any (or all) of these tags, when it starts; with audience_conditions, those that meet them too.',
+  audience_tag_match: `How the tags combine: ${TAG_MATCHES.join(' or ')} (default any).`,
+  audience_conditions: `Conditions every contact meets, each ${CONDITION_FORM}.`,
+};
 
 const CampaignRecipient = builder.prismaObject('CampaignRecipient', {
   description: 'One contact of a campaign and what became of its message.',
@@ -163,6 +195,18 @@ builder.queryFields((t) => ({
         queryFromInfo({ context: ctx, info, path: ['data'] }),
       ),
   }),
+  campaignAudienceCount: t.field({
+    type: CampaignAudienceCount,
+    description:
+      'How many contacts an audience by tags and fields (at least one tag or one condition) holds now, without creating a campaign; the opted-out ones apart, for a MARKETING template.',
+    authScopes: { permission: 'campaigns' },
+    args: {
+      audience_tag_ids: t.arg.idList({ required: false, description: SEGMENT_DESCRIPTIONS.audience_tag_ids }),
+      audience_tag_match: t.arg.string({ required: false, description: SEGMENT_DESCRIPTIONS.audience_tag_match }),
+      audience_conditions: t.arg.stringList({ required: false, description: SEGMENT_DESCRIPTIONS.audience_conditions }),
+    },
+    resolve: (_root, args, ctx) => countAudience(ctx, { ...args, audience_tag_ids: args.audience_tag_ids?.map(String) }),
+  }),
   campaignExport: t.field({
     type: CampaignExport,
     description:
@@ -189,7 +233,8 @@ const EDITABLE_DESCRIPTIONS = {
 builder.mutationFields((t) => ({
   campaignCreate: t.field({
     type: Campaign,
-    description: 'Creates a draft campaign. The template must be APPROVED with every slot filled; give a tag or a list of contacts.',
+    description:
+      'Creates a draft campaign. The template must be APPROVED with every slot filled; give one audience: a tag, a list of contacts, or tags and fields.',
     authScopes: { permission: 'campaigns' },
     args: {
       name: t.arg.string({ required: true }),
@@ -197,6 +242,9 @@ builder.mutationFields((t) => ({
       integration_id: t.arg.id({ required: false, description: EDITABLE_DESCRIPTIONS.integration_id }),
       audience_tag_id: t.arg.id({ required: false, description: EDITABLE_DESCRIPTIONS.audience_tag_id }),
       audience_contact_ids: t.arg.idList({ required: false, description: EDITABLE_DESCRIPTIONS.audience_contact_ids }),
+      audience_tag_ids: t.arg.idList({ required: false, description: SEGMENT_DESCRIPTIONS.audience_tag_ids }),
+      audience_tag_match: t.arg.string({ required: false, description: SEGMENT_DESCRIPTIONS.audience_tag_match }),
+      audience_conditions: t.arg.stringList({ required: false, description: SEGMENT_DESCRIPTIONS.audience_conditions }),
       send_rate_per_minute: t.arg.int({ required: false, description: EDITABLE_DESCRIPTIONS.send_rate_per_minute }),
     },
     resolve: (_root, args, ctx) =>
@@ -205,11 +253,13 @@ builder.mutationFields((t) => ({
         integration_id: args.integration_id?.toString(),
         audience_tag_id: args.audience_tag_id?.toString(),
         audience_contact_ids: args.audience_contact_ids?.map(String),
+        audience_tag_ids: args.audience_tag_ids?.map(String),
       }),
   }),
   campaignUpdate: t.field({
     type: Campaign,
-    description: 'Edits a draft campaign: omitted fields stay, null clears. Naming a tag replaces a contact list and the reverse.',
+    description:
+      'Edits a draft campaign: omitted fields stay, null clears. Naming one kind of audience (a tag, a contact list, tags and fields) replaces the others.',
     authScopes: { permission: 'campaigns' },
     args: {
       id: t.arg.id({ required: true }),
@@ -218,6 +268,9 @@ builder.mutationFields((t) => ({
       integration_id: t.arg.id({ required: false, description: EDITABLE_DESCRIPTIONS.integration_id }),
       audience_tag_id: t.arg.id({ required: false, description: EDITABLE_DESCRIPTIONS.audience_tag_id }),
       audience_contact_ids: t.arg.idList({ required: false, description: EDITABLE_DESCRIPTIONS.audience_contact_ids }),
+      audience_tag_ids: t.arg.idList({ required: false, description: SEGMENT_DESCRIPTIONS.audience_tag_ids }),
+      audience_tag_match: t.arg.string({ required: false, description: SEGMENT_DESCRIPTIONS.audience_tag_match }),
+      audience_conditions: t.arg.stringList({ required: false, description: SEGMENT_DESCRIPTIONS.audience_conditions }),
       send_rate_per_minute: t.arg.int({ required: false, description: EDITABLE_DESCRIPTIONS.send_rate_per_minute }),
     },
     resolve: (_root, args, ctx) =>
@@ -227,6 +280,7 @@ builder.mutationFields((t) => ({
         integration_id: args.integration_id?.toString() ?? args.integration_id,
         audience_tag_id: args.audience_tag_id?.toString() ?? args.audience_tag_id,
         audience_contact_ids: args.audience_contact_ids?.map(String) ?? args.audience_contact_ids,
+        audience_tag_ids: args.audience_tag_ids?.map(String) ?? args.audience_tag_ids,
       }),
   }),
   campaignDelete: t.field({

@@ -541,6 +541,10 @@ const samples = (): Record<string, Sample> => {
       badQuery: '?status=lost',
       foreign: { campaign_id: records.foreign.campaignId },
     },
+    countCampaignAudience: {
+      query: `?audience_tag_ids=${seed.tagId}&audience_conditions=marketing_consent%21%3Dopted_out`,
+      badQuery: '?audience_conditions=plan%3Dgold',
+    },
     exportCampaign: campaign(campaigns.completed),
     downloadCampaignExport: campaign(campaigns.completed),
     getSchedulingSettings: {},
