@@ -245,7 +245,7 @@ export type AnalyticsMessagesByCategoryQueryVariables = Exact<{
 
 export type AnalyticsMessagesByCategoryQuery = { analyticsMessagesByCategory: { from: string, to: string, time_zone: string, days: Array<{ day: string, category: string, messages: number, billable: number }>, totals: Array<{ category: string, messages: number, billable: number }> } | null };
 
-export type AutomationFieldsFragment = { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string };
+export type AutomationFieldsFragment = { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, last_run_at: string | null, created_at: string, updated_at: string };
 
 export type AutomationsListQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -253,14 +253,14 @@ export type AutomationsListQueryVariables = Exact<{
 }>;
 
 
-export type AutomationsListQuery = { automations: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string }> } | null };
+export type AutomationsListQuery = { automations: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, last_run_at: string | null, created_at: string, updated_at: string }> } | null };
 
 export type AutomationGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type AutomationGetQuery = { automation: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+export type AutomationGetQuery = { automation: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
 
 export type AutomationRunsListQueryVariables = Exact<{
   id: string;
@@ -277,10 +277,11 @@ export type AutomationCreateMutationVariables = Exact<{
   trigger: unknown;
   conditions?: unknown;
   actions: unknown;
+  once_per_conversation_hours?: number | null | undefined;
 }>;
 
 
-export type AutomationCreateMutation = { automationCreate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+export type AutomationCreateMutation = { automationCreate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
 
 export type AutomationUpdateMutationVariables = Exact<{
   id: string;
@@ -289,10 +290,11 @@ export type AutomationUpdateMutationVariables = Exact<{
   trigger?: unknown;
   conditions?: unknown;
   actions?: unknown;
+  once_per_conversation_hours?: number | null | undefined;
 }>;
 
 
-export type AutomationUpdateMutation = { automationUpdate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
+export type AutomationUpdateMutation = { automationUpdate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, last_run_at: string | null, created_at: string, updated_at: string } | null };
 
 export type AutomationDeleteMutationVariables = Exact<{
   id: string;
