@@ -18,7 +18,7 @@ describe('teams', () => {
     expect((await sendJson(harness, 'POST', '/api/v1/teams', ws.api_key, { name: 'Billing' })).status).toBe(409);
     const added = await sendJson(harness, 'PUT', `/api/v1/teams/${id}/members/${ws.user_id}`, ws.api_key);
     expect(added.status).toBe(200);
-    expect(added.body.members).toEqual([{ id: ws.user_id, name: expect.anything(), email: expect.any(String), availability: 'online' }]);
+    expect(added.body.members).toEqual([{ id: ws.user_id, name: null, email: expect.any(String), availability: 'online' }]);
     const stranger = await sendJson(harness, 'PUT', `/api/v1/teams/${id}/members/0190aaaa-0000-7000-8000-000000000000`, ws.api_key);
     expect(stranger.status).toBe(400);
     expect(stranger.body.error.details).toEqual({ user_id: 'must be the id of an active person of this workspace' });
