@@ -19,12 +19,8 @@ export const USERS: readonly FacadeEntry[] = [
 export const TEAMS: readonly FacadeEntry[] = [
   {
     operation: 'TeamsList',
+    // No MCP tool: the answer is a list, and MCP tools answer an object (teams_get reads one team).
     rest: [{ operationId: 'listTeams', method: 'GET', path: '/teams' }],
-    mcp: {
-      name: 'teams_list',
-      kind: 'read',
-      description: "List the workspace's teams with their members (and each member's availability), capacity and waiting count.",
-    },
   },
   {
     operation: 'TeamCreate',
