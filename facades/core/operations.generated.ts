@@ -38,6 +38,13 @@ export type ContactInput = {
   wa_id?: string | null | undefined;
 };
 
+export type HolidayInput = {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** At most 100 characters. */
+  name?: string | null | undefined;
+};
+
 /** A media message: a file by public https link or uploaded here. WhatsApp limits: image (jpeg, png) 5 MB; video (mp4, 3gpp) 16 MB; audio (aac, amr, mpeg, mp4, ogg) 16 MB, no caption; document (pdf, txt, Office) 100 MB. */
 export type MediaSendInput = {
   /** Up to 1024 characters; not for audio. */
@@ -238,7 +245,7 @@ export type AnalyticsMessagesByCategoryQueryVariables = Exact<{
 
 export type AnalyticsMessagesByCategoryQuery = { analyticsMessagesByCategory: { from: string, to: string, time_zone: string, days: Array<{ day: string, category: string, messages: number, billable: number }>, totals: Array<{ category: string, messages: number, billable: number }> } | null };
 
-export type AutomationFieldsFragment = { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null };
+export type AutomationFieldsFragment = { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null };
 
 export type AutomationsListQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -246,14 +253,14 @@ export type AutomationsListQueryVariables = Exact<{
 }>;
 
 
-export type AutomationsListQuery = { automations: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null }> } | null };
+export type AutomationsListQuery = { automations: { next_cursor: string | null, has_more: boolean, data: Array<{ id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null }> } | null };
 
 export type AutomationGetQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type AutomationGetQuery = { automation: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
+export type AutomationGetQuery = { automation: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
 
 export type AutomationRunsListQueryVariables = Exact<{
   id: string;
@@ -270,10 +277,11 @@ export type AutomationCreateMutationVariables = Exact<{
   trigger: unknown;
   conditions?: unknown;
   actions: unknown;
+  once_per_conversation_hours?: number | null | undefined;
 }>;
 
 
-export type AutomationCreateMutation = { automationCreate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
+export type AutomationCreateMutation = { automationCreate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
 
 export type AutomationUpdateMutationVariables = Exact<{
   id: string;
@@ -282,10 +290,11 @@ export type AutomationUpdateMutationVariables = Exact<{
   trigger?: unknown;
   conditions?: unknown;
   actions?: unknown;
+  once_per_conversation_hours?: number | null | undefined;
 }>;
 
 
-export type AutomationUpdateMutation = { automationUpdate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
+export type AutomationUpdateMutation = { automationUpdate: { id: string, name: string, enabled: boolean, trigger: unknown, conditions: unknown, actions: unknown, once_per_conversation_hours: number | null, run_count: number, matched_count: number, last_run_at: string | null, created_at: string, updated_at: string, last_run: { id: string, event_id: string, matched: boolean, actions: unknown, started_at: string, duration_ms: number } | null } | null };
 
 export type AutomationDeleteMutationVariables = Exact<{
   id: string;
@@ -1011,6 +1020,67 @@ export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ViewerQuery = { viewer: { via: string, scopes: Array<string>, user: { id: string, name: string | null, email: string, role: string | null } | null, workspace: { id: string, name: string } } | null };
 
+export type TeamFieldsFragment = { id: string, name: string, capacity: number, waiting_count: number, created_at: string, updated_at: string, members: Array<{ id: string, name: string | null, email: string, availability: string }> };
+
+export type TeamsListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TeamsListQuery = { teams: Array<{ id: string, name: string, capacity: number, waiting_count: number, created_at: string, updated_at: string, members: Array<{ id: string, name: string | null, email: string, availability: string }> }> | null };
+
+export type TeamGetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TeamGetQuery = { team: { id: string, name: string, capacity: number, waiting_count: number, created_at: string, updated_at: string, members: Array<{ id: string, name: string | null, email: string, availability: string }> } | null };
+
+export type TeamCreateMutationVariables = Exact<{
+  name: string;
+  capacity?: number | null | undefined;
+}>;
+
+
+export type TeamCreateMutation = { teamCreate: { id: string, name: string, capacity: number, waiting_count: number, created_at: string, updated_at: string, members: Array<{ id: string, name: string | null, email: string, availability: string }> } | null };
+
+export type TeamUpdateMutationVariables = Exact<{
+  id: string;
+  name?: string | null | undefined;
+  capacity?: number | null | undefined;
+}>;
+
+
+export type TeamUpdateMutation = { teamUpdate: { id: string, name: string, capacity: number, waiting_count: number, created_at: string, updated_at: string, members: Array<{ id: string, name: string | null, email: string, availability: string }> } | null };
+
+export type TeamDeleteMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TeamDeleteMutation = { teamDelete: { id: string, name: string } | null };
+
+export type TeamMemberAddMutationVariables = Exact<{
+  id: string;
+  user_id: string;
+}>;
+
+
+export type TeamMemberAddMutation = { teamMemberAdd: { id: string, name: string, capacity: number, waiting_count: number, created_at: string, updated_at: string, members: Array<{ id: string, name: string | null, email: string, availability: string }> } | null };
+
+export type TeamMemberRemoveMutationVariables = Exact<{
+  id: string;
+  user_id: string;
+}>;
+
+
+export type TeamMemberRemoveMutation = { teamMemberRemove: { id: string, name: string, capacity: number, waiting_count: number, created_at: string, updated_at: string, members: Array<{ id: string, name: string | null, email: string, availability: string }> } | null };
+
+export type AvailabilityUpdateMutationVariables = Exact<{
+  availability: string;
+}>;
+
+
+export type AvailabilityUpdateMutation = { availabilityUpdate: { id: string, name: string | null, availability: string } | null };
+
 export type ConversationFiguresFragment = { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null };
 
 export type ReportConversationsQueryVariables = Exact<{
@@ -1353,3 +1423,19 @@ export type WebhookRedeliverMutationVariables = Exact<{
 
 
 export type WebhookRedeliverMutation = { webhookRedeliver: { attempt_count: number, created_at: string, delivered_at: string | null, event_id: string, event_type: string, id: string, last_attempt_at: string | null, last_error: string | null, last_status_code: number | null, next_attempt_at: string | null, status: string, subscription_id: string, updated_at: string, attempts: Array<{ duration_ms: number, error: string | null, id: string, number: number, response_body: string | null, started_at: string, status_code: number | null }> } | null };
+
+export type BusinessHoursFieldsFragment = { time_zone: string, open_now: boolean, hours: Array<{ weekday: Weekday, start: string, end: string }>, holidays: Array<{ date: string, name: string | null }> };
+
+export type BusinessHoursGetQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BusinessHoursGetQuery = { businessHours: { time_zone: string, open_now: boolean, hours: Array<{ weekday: Weekday, start: string, end: string }>, holidays: Array<{ date: string, name: string | null }> } | null };
+
+export type BusinessHoursUpdateMutationVariables = Exact<{
+  time_zone?: string | null | undefined;
+  hours?: Array<AvailabilityWindowInput> | AvailabilityWindowInput | null | undefined;
+  holidays?: Array<HolidayInput> | HolidayInput | null | undefined;
+}>;
+
+
+export type BusinessHoursUpdateMutation = { businessHoursUpdate: { time_zone: string, open_now: boolean, hours: Array<{ weekday: Weekday, start: string, end: string }>, holidays: Array<{ date: string, name: string | null }> } | null };

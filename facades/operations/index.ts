@@ -12,13 +12,16 @@ import { EVENTS } from './events.js';
 import { KNOWLEDGE } from './knowledge.js';
 import { MESSAGING, TRANSCRIPTS } from './messaging.js';
 import { REPORTS } from './reports.js';
-import { USERS } from './people.js';
+import { TEAMS, USERS } from './people.js';
 import { BOOKING, SCHEDULING } from './scheduling.js';
 import { TEMPLATES } from './templates.js';
 import { WEBHOOKS } from './webhooks.js';
+import { WORKSPACE } from './workspace.js';
 
 export const FACADE_TABLE: readonly FacadeEntry[] = [
   ...USERS,
+  ...TEAMS,
+  ...WORKSPACE,
   ...CONVERSATIONS,
   ...TRANSCRIPTS,
   ...CONTACTS,

@@ -2,6 +2,7 @@
 // reply or template handed to the provider, a webhook POST) is recorded in the transaction and returned as work
 // to do after the commit, so nothing is sent for a run that rolled back. A failing action throws; the run
 // (run.ts) rolls that action back to its savepoint and records the error.
+import { Duration } from 'luxon';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Db, Services } from '../shared/context.js';
 import { DomainError } from '../shared/errors.js';
@@ -12,11 +13,13 @@ import { dispatchMessage, recordPendingMessage, templateMessage, type OutboundSe
 import { assertWindowOpen, sendableConversation, type SendableConversation } from '../messaging/sendable.js';
 import type { Action } from './ruleInput.js';
 import type { Subject } from './subject.js';
+import { assignInTurn } from './roundRobin.js';
 
 /** What is done after the run's commit. */
 export type AfterCommit = () => Promise<void>;
 
-export type ActionScope = { tx: Db; services: Services; workspaceId: string; ruleId: string; subject: Subject };
+/** `now` is the run's clock: when a snooze ends and when a round-robin turn was taken are counted from it. */
+export type ActionScope = { tx: Db; services: Services; workspaceId: string; ruleId: string; subject: Subject; now: Date };
 
 /** `{{contact.name}}`, `{{contact.email}}`, `{{contact.phone_number}}` and `{{contact.metadata.<path>}}` filled from the contact. */
 export function fillContactFields(text: string, contact: Subject['contact']): string {
@@ -85,14 +88,22 @@ export async function performAction(
       });
       return;
     case 'assign': {
-      const user = await tx.user.findFirst({ where: { id: action.user_id, company_id: scope.workspaceId }, select: { id: true } });
+      if (action.team_id) {
+        const turn = { workspaceId: scope.workspaceId, conversationId: subject.conversation.id, teamId: action.team_id };
+        return assignInTurn(tx, { ...turn, capacity: action.capacity ?? null }, scope.now);
+      }
+      const user = await tx.user.findFirst({ where: { id: action.user_id ?? '', company_id: scope.workspaceId }, select: { id: true } });
       if (!user) throw new DomainError('VALIDATION_ERROR', 'The user to assign is not a person of this workspace');
       await changeConversation(scope, { assigned_user: { connect: { id: user.id } } });
       return;
     }
-    case 'set_status':
-      await changeConversation(scope, { status: action.status, closed_at: action.status === 'closed' ? new Date() : null });
+    case 'set_status': {
+      // Snoozed is pending until the snooze ends (resolvers/automations/snooze.ts); any other status ends a snooze.
+      const until = action.until ? new Date(scope.now.getTime() + Duration.fromISO(action.until).toMillis()) : null;
+      const status = action.status === 'snoozed' ? 'pending' : action.status;
+      await changeConversation(scope, { status, snoozed_until: until, closed_at: status === 'closed' ? new Date() : null });
       return;
+    }
     case 'agent':
       await changeConversation(scope, { service_enabled: action.enabled });
       return;

@@ -39,6 +39,8 @@ function fieldValue(subject: Subject, field: string): Value | Value[] {
       return subject.conversation.provider;
     case 'conversation.changes':
       return subject.conversation.changes;
+    case 'business_hours':
+      return subject.withinBusinessHours ? 'within' : 'outside';
     default:
       return null;
   }

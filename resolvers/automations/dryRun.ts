@@ -48,7 +48,8 @@ export async function dryRunRule(ctx: Context, input: z.input<typeof testInput>)
   if (args.event_id && events.length === 0) throw notFound('Event');
   const results: DryRunResult[] = [];
   for (const event of events) {
-    const subject = await subjectOf(ctx.prisma, rule.company_id, event);
+    // Business hours as they were when the event happened; a throttle (once_per_conversation_hours) is not applied.
+    const subject = await subjectOf(ctx.prisma, rule.company_id, event, event.created_at);
     const applies = subject !== null && subject.triggers.includes(rule.trigger_event) && chainAllows(subject, rule.id);
     const matched = applies && conditionsHold(subject, rule.conditions as ConditionGroup);
     results.push({

@@ -4,7 +4,9 @@
 // no pattern can stall the worker).
 import { z } from 'zod';
 import { RE2JS } from 're2js';
+import { Duration } from 'luxon';
 import { uuid } from '../shared/validation.js';
+import { teamCapacity } from '../people/teams.js';
 
 export const MAX_CONDITIONS = 10;
 export const MAX_ACTIONS = 10;
@@ -36,10 +38,14 @@ export const CONDITION_FIELDS = [
   'conversation.assigned_user_id',
   'conversation.channel',
   'conversation.changes',
+  'business_hours',
 ] as const;
 const METADATA_FIELD = /^contact\.metadata\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
 
 export const OPERATORS = ['contains', 'equals', 'matches', 'in', 'not_in', 'is'] as const;
+
+/** The values of the `business_hours` condition (operator `is`), against the workspace's hours when the rule runs. */
+export const BUSINESS_HOURS_VALUES = ['within', 'outside'] as const;
 
 const scalar = z.union([z.string().max(500, { message: 'must be at most 500 characters' }), z.number(), z.boolean()], {
   message: 'must be a string, number or boolean',
@@ -62,6 +68,9 @@ const condition = z
         path: ['value'],
         message: list ? `must be a single value for ${rule.operator}` : `must be a list for ${rule.operator}`,
       });
+    }
+    if (rule.field === 'business_hours' && (rule.operator !== 'is' || !BUSINESS_HOURS_VALUES.includes(rule.value as never))) {
+      issues.addIssue({ code: 'custom', path: ['value'], message: 'business_hours takes operator is with value within or outside' });
     }
     if (rule.operator === 'matches') {
       try {
@@ -122,18 +131,61 @@ function countConditions(node: Condition | ConditionGroup): number {
 
 export const CONTACT_FIELDS = ['name', 'email', 'notes'] as const;
 
+const MAX_SNOOZE_DAYS = 90;
+
+/** How long a snooze lasts from the run: an ISO 8601 duration (PT30M, PT2H, P1D), 1 minute to 90 days. */
+const snoozeLength = z.string().refine(
+  (text) => {
+    const minutes = Duration.fromISO(text).as('minutes');
+    return Number.isFinite(minutes) && minutes >= 1 && minutes <= MAX_SNOOZE_DAYS * 24 * 60;
+  },
+  { message: `must be an ISO 8601 duration from PT1M to P${MAX_SNOOZE_DAYS}D, such as PT2H` },
+);
+
+/** A rule acting at most once per conversation in this many hours (its out-of-hours reply, say); null: every time. */
+export const oncePerConversationHours = z
+  .number({ message: 'must be a whole number of hours' })
+  .int({ message: 'must be a whole number of hours' })
+  .min(1, { message: 'must be between 1 and 720' })
+  .max(720, { message: 'must be between 1 and 720' });
+
 export const action = z.discriminatedUnion(
   'type',
   [
     z.object({ type: z.literal('add_tag'), tag: text(100) }).strict(),
     z.object({ type: z.literal('remove_tag'), tag: text(100) }).strict(),
-    z.object({ type: z.literal('assign'), user_id: uuid }).strict(),
+    z
+      .object({
+        type: z.literal('assign'),
+        user_id: uuid.optional(),
+        team_id: uuid.optional(),
+        strategy: z.literal('round_robin', { message: 'must be round_robin' }).optional(),
+        capacity: teamCapacity.optional(),
+      })
+      .strict()
+      .superRefine((assign, issues) => {
+        if ((assign.user_id === undefined) === (assign.team_id === undefined))
+          issues.addIssue({ code: 'custom', path: ['user_id'], message: 'give either user_id, or team_id with strategy round_robin' });
+        if (assign.team_id !== undefined && assign.strategy === undefined)
+          issues.addIssue({ code: 'custom', path: ['strategy'], message: 'must be round_robin with team_id' });
+        if (assign.team_id === undefined && (assign.strategy !== undefined || assign.capacity !== undefined))
+          issues.addIssue({ code: 'custom', path: ['team_id'], message: 'is required with strategy and capacity' });
+      }),
     z
       .object({
         type: z.literal('set_status'),
-        status: z.enum(['active', 'pending', 'closed'], { message: 'must be active, pending or closed' }),
+        status: z.enum(['active', 'pending', 'closed', 'snoozed'], { message: 'must be active, pending, closed or snoozed' }),
+        until: snoozeLength.optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine((change, issues) => {
+        if ((change.status === 'snoozed') !== (change.until !== undefined))
+          issues.addIssue({
+            code: 'custom',
+            path: ['until'],
+            message: change.status === 'snoozed' ? 'is required to snooze' : 'is only for status snoozed',
+          });
+      }),
     z.object({ type: z.literal('reply'), text: text(4096) }).strict(),
     z
       .object({

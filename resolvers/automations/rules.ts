@@ -7,12 +7,19 @@ import { type Context, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { columnPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
-import { actions, conditions, MAX_RULES_PER_WORKSPACE, ruleName, trigger } from './ruleInput.js';
+import { actions, conditions, MAX_RULES_PER_WORKSPACE, oncePerConversationHours, ruleName, trigger } from './ruleInput.js';
 
 type Query = { select?: Prisma.AutomationRuleSelect; include?: Prisma.AutomationRuleInclude };
 
 const enabled = z.boolean({ message: 'must be true or false' });
-const createInput = z.object({ name: ruleName, enabled: enabled.nullish(), trigger, conditions, actions });
+const createInput = z.object({
+  name: ruleName,
+  enabled: enabled.nullish(),
+  trigger,
+  conditions,
+  actions,
+  once_per_conversation_hours: oncePerConversationHours.nullish(),
+});
 const updateInput = z.object({
   id: uuid,
   name: ruleName.nullish(),
@@ -20,6 +27,8 @@ const updateInput = z.object({
   trigger: trigger.nullish(),
   conditions: conditions.nullish(),
   actions: actions.nullish(),
+  /** null clears the throttle; left out keeps it. */
+  once_per_conversation_hours: oncePerConversationHours.nullish(),
 });
 const listInput = z.object({ limit: limit(50), cursor: uuid.nullish() });
 
@@ -49,6 +58,7 @@ export async function createRule(ctx: Context, input: Record<string, unknown>, q
         trigger_event: rule.trigger.event,
         conditions: rule.conditions,
         actions: rule.actions,
+        once_per_conversation_hours: rule.once_per_conversation_hours ?? null,
       },
       select: { id: true },
     });
@@ -81,6 +91,7 @@ export async function updateRule(ctx: Context, input: Record<string, unknown>, q
       trigger_event: changes.trigger?.event,
       conditions: changes.conditions ?? undefined,
       actions: changes.actions ?? undefined,
+      once_per_conversation_hours: changes.once_per_conversation_hours,
     },
   });
   return ctx.prisma.automationRule.findUniqueOrThrow({ ...query, where: { id } });

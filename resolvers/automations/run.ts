@@ -12,12 +12,21 @@ import { performAction, type AfterCommit } from './actions.js';
 import { conditionsHold } from './conditions.js';
 import type { Action, ConditionGroup } from './ruleInput.js';
 import { subjectOf, type StoredEvent, type Subject } from './subject.js';
+import { mayActOn } from './throttle.js';
 
 /** Rules caused by rules caused by rules: the third link's events start no further rule. */
 export const MAX_CHAIN_DEPTH = 3;
 
-export type RuleRow = { id: string; company_id: string; trigger_event: string; conditions: Prisma.JsonValue; actions: Prisma.JsonValue };
-export type ActionOutcome = { type: string; status: 'done' | 'failed'; error?: string };
+export type RuleRow = {
+  id: string;
+  company_id: string;
+  trigger_event: string;
+  conditions: Prisma.JsonValue;
+  actions: Prisma.JsonValue;
+  once_per_conversation_hours: number | null;
+};
+/** `skipped`: the conditions held but the rule already acted on the conversation within once_per_conversation_hours. */
+export type ActionOutcome = { type: string; status: 'done' | 'failed' | 'skipped'; error?: string };
 
 /** Posts a webhook action's body (through the guarded outbound client, which the worker owns). */
 export type WebhookPoster = (url: string, body: string) => Promise<void>;
@@ -38,8 +47,15 @@ function errorText(error: unknown): string {
   return 'internal error';
 }
 
-/** Runs the rule on the event unless it already ran; returns the run's id, or null when it had run before or may not. */
-export async function runRule(services: Services, rule: RuleRow, event: StoredEvent, postWebhook: WebhookPoster): Promise<string | null> {
+/** Runs the rule on the event unless it already ran; returns the run's id, or null when it had run before or may not.
+ * `now` is the worker's clock: business hours, throttles and snoozes are read against it. */
+export async function runRule(
+  services: Services,
+  rule: RuleRow,
+  event: StoredEvent,
+  postWebhook: WebhookPoster,
+  now: Date = new Date(),
+): Promise<string | null> {
   const startedAt = new Date();
   const afterCommit: { index: number; work: AfterCommit }[] = [];
   const runId = uuidv7();
@@ -50,17 +66,20 @@ export async function runRule(services: Services, rule: RuleRow, event: StoredEv
         VALUES (${runId}::uuid, ${rule.company_id}::uuid, ${rule.id}::uuid, ${`evt_${event.id}`}, false, '[]'::jsonb, ${startedAt}, 0)
         ON CONFLICT (rule_id, event_id) DO NOTHING`;
       if (claimed === 0) return false;
-      const subject = await subjectOf(tx, rule.company_id, event);
+      const subject = await subjectOf(tx, rule.company_id, event, now);
       if (!subject || !subject.triggers.includes(rule.trigger_event) || !chainAllows(subject, rule.id)) {
         await tx.automationRun.delete({ where: { id: runId } });
         return false;
       }
       const matched = conditionsHold(subject, rule.conditions as ConditionGroup);
       const outcomes: ActionOutcome[] = [];
-      if (matched) {
+      const ruleActions = rule.actions as Action[];
+      if (matched && !(await mayActOn(tx, rule, subject.conversation.id, now))) {
+        outcomes.push(...ruleActions.map((action) => ({ type: action.type, status: 'skipped' as const })));
+      } else if (matched) {
         await tx.$executeRaw`SELECT set_config('crm.automation_chain', ${[...subject.chain, rule.id].join(',')}, true)`;
-        const scope = { tx, services, workspaceId: rule.company_id, ruleId: rule.id, subject };
-        for (const [index, action] of (rule.actions as Action[]).entries()) {
+        const scope = { tx, services, workspaceId: rule.company_id, ruleId: rule.id, subject, now };
+        for (const [index, action] of ruleActions.entries()) {
           await tx.$executeRawUnsafe('SAVEPOINT automation_action');
           try {
             const work = await performAction(scope, action, postWebhook);

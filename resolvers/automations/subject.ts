@@ -4,6 +4,8 @@
 // conversation: conversations are opened by inbound messages, docs/api-decisions.md, "Automations").
 import type { Db } from '../shared/context.js';
 import { detectLanguage } from '../knowledge/language.js';
+import { isWithinBusinessHours } from '../workspace/businessHours.js';
+import { businessHoursOf } from '../workspace/businessHoursSettings.js';
 
 export type StoredEvent = { id: string; type: string; body: string; automation_chain: string | null };
 
@@ -24,12 +26,14 @@ export type Subject = {
   contact: { id: string; name: string | null; email: string | null; phone_number: string | null; metadata: unknown; tags: string[] };
   /** The rules whose actions caused this event, oldest first. */
   chain: string[];
+  /** Whether the rule runs within the workspace's business hours. */
+  withinBusinessHours: boolean;
 };
 
 type Envelope = { id: string; type: string; data: { message?: { id: string }; conversation?: { id: string }; changes?: string[] } };
 
-/** The subject of a stored event, or null when the event is not one a rule can start on (or its conversation is gone). */
-export async function subjectOf(db: Db, workspaceId: string, event: StoredEvent): Promise<Subject | null> {
+/** The subject of a stored event at instant `at`, or null when the event is not one a rule can start on (or its conversation is gone). */
+export async function subjectOf(db: Db, workspaceId: string, event: StoredEvent, at: Date): Promise<Subject | null> {
   const envelope = JSON.parse(event.body) as Envelope;
   const conversationId = envelope.data.conversation?.id;
   if (!conversationId || !['message.received', 'conversation.updated'].includes(event.type)) return null;
@@ -76,5 +80,6 @@ export async function subjectOf(db: Db, workspaceId: string, event: StoredEvent)
       tags: customer.tags.map((link) => link.tag.name),
     },
     chain: event.automation_chain ? event.automation_chain.split(',') : [],
+    withinBusinessHours: isWithinBusinessHours(await businessHoursOf(db, workspaceId), at),
   };
 }

@@ -10,9 +10,10 @@ export type Role = (typeof ROLES)[number];
 export const SESSION_PERMISSIONS = ['keys', 'team', 'integrations'] as const;
 export type SessionPermission = (typeof SESSION_PERMISSIONS)[number];
 
-/** Members work the inbox and contacts; webhooks, campaigns and the AI agent's settings are for owners and admins. */
+/** Members work the inbox and contacts; webhooks, campaigns, automations, the AI agent's and the workspace's settings
+ * (business hours, teams) are for owners and admins. */
 const MEMBER_SCOPES: readonly KeyScope[] = ALL_KEY_SCOPES.filter(
-  (scope) => !['webhooks', 'campaigns', 'agent', 'automations'].includes(scope),
+  (scope) => !['webhooks', 'campaigns', 'agent', 'automations', 'settings'].includes(scope),
 );
 
 const ROLE_KEY_SCOPES: Record<Role, readonly KeyScope[]> = {

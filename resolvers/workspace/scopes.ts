@@ -1,8 +1,8 @@
 // API key scopes. The guides name conversations, customers, messages, templates, tags and users; the
 // machine-readable description names `contacts:read` for the contacts endpoints (a conflict, see
 // docs/api-decisions.md): it is accepted and grants reading customers. `webhooks`, `scheduling`, `knowledge`,
-// `analytics`, `campaigns`, `agent` (the AI agent's settings) and `automations` (rules and their runs) are this
-// service's own.
+// `analytics`, `campaigns`, `agent` (the AI agent's settings), `automations` (rules and their runs) and `settings`
+// (business hours and teams; reading them is also `users`') are this service's own.
 export const KEY_SCOPES = [
   'conversations',
   'customers',
@@ -18,13 +18,15 @@ export const KEY_SCOPES = [
   'campaigns',
   'agent',
   'automations',
+  'settings',
 ] as const;
 
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
-/** What a GraphQL field requires. `customers:read` is met by `customers` or `contacts:read`; `keys`, `team` and
+/** What a GraphQL field requires. `customers:read` is met by `customers` or `contacts:read`, `settings:read` by
+ * `settings` or `users`; `keys`, `team` and
  * `integrations` only by a signed-in owner or admin (resolvers/workspace/roles.ts). */
-export type Permission = Exclude<KeyScope, 'contacts:read'> | 'customers:read' | 'keys' | 'team' | 'integrations';
+export type Permission = Exclude<KeyScope, 'contacts:read'> | 'customers:read' | 'settings:read' | 'keys' | 'team' | 'integrations';
 
 export const ALL_KEY_SCOPES: KeyScope[] = KEY_SCOPES.filter((scope) => scope !== 'contacts:read');
 
@@ -43,6 +45,8 @@ const GRANTED_BY: Record<Permission, readonly string[]> = {
   campaigns: ['campaigns'],
   agent: ['agent'],
   automations: ['automations'],
+  settings: ['settings'],
+  'settings:read': ['settings', 'users'],
   keys: ['keys'],
   team: ['team'],
   integrations: ['integrations'],

@@ -10,8 +10,10 @@ import { dryRunRule, DRY_RUN_EVENTS, type DryRunResult } from '../../resolvers/a
 import { MAX_ACTIONS, MAX_CONDITIONS, MAX_RULES_PER_WORKSPACE } from '../../resolvers/automations/ruleInput.js';
 
 const TRIGGER = 'When the rule runs: {"event": "message.received" | "conversation.created" | "conversation.updated"}.';
-const CONDITIONS = `{"all": [...]} or {"any": [...]} of {field, operator, value} (a group may hold one level of groups), at most ${MAX_CONDITIONS}; {"all": []} always holds.`;
-const ACTIONS = `What the rule does, in order, 1 to ${MAX_ACTIONS}: add_tag {tag}, remove_tag {tag}, assign {user_id}, set_status {status}, reply {text}, send_template {name, language, parameters}, agent {enabled}, note {body}, webhook {url}, set_contact_field {field, value}.`;
+const CONDITIONS = `{"all": [...]} or {"any": [...]} of {field, operator, value} (a group may hold one level of groups), at most ${MAX_CONDITIONS}; {"all": []} always holds. {"field": "business_hours", "operator": "is", "value": "within" | "outside"} reads the workspace's business hours.`;
+const ACTIONS = `What the rule does, in order, 1 to ${MAX_ACTIONS}: add_tag {tag}, remove_tag {tag}, assign {user_id} or {team_id, strategy: "round_robin", capacity?}, set_status {status} or {status: "snoozed", until: ISO 8601 duration}, reply {text}, send_template {name, language, parameters}, agent {enabled}, note {body}, webhook {url}, set_contact_field {field, value}.`;
+const THROTTLE =
+  'When set (1 to 720), the rule acts at most once per conversation in this many hours; later matches record their actions as skipped. null: every time.';
 
 const AutomationRun = builder.prismaObject('AutomationRun', {
   description: 'One run of a rule on one event.',
@@ -37,6 +39,7 @@ const Automation = builder.prismaObject('AutomationRule', {
     trigger: t.expose('trigger', { type: 'JSON', description: TRIGGER }),
     conditions: t.expose('conditions', { type: 'JSON', description: CONDITIONS }),
     actions: t.expose('actions', { type: 'JSONList', description: ACTIONS }),
+    once_per_conversation_hours: t.exposeInt('once_per_conversation_hours', { nullable: true, description: THROTTLE }),
     run_count: t.int({
       description: 'How many times the rule ran.',
       resolve: async (rule, _args, ctx) => (await runSummaries(ctx, [rule.id])).get(rule.id)?.run_count ?? 0,
@@ -91,6 +94,7 @@ const ruleArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]
   trigger: t.arg({ type: 'JSON', required, description: TRIGGER }),
   conditions: t.arg({ type: 'JSON', required: false, description: CONDITIONS }),
   actions: t.arg({ type: 'JSONList', required, description: ACTIONS }),
+  once_per_conversation_hours: t.arg.int({ required: false, description: THROTTLE }),
 });
 
 builder.queryFields((t) => ({

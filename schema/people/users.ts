@@ -10,6 +10,7 @@ builder.prismaObject('User', {
     email: t.exposeString('email', EMAIL),
     role: t.exposeString('role', { nullable: true, description: 'Workspace role: owner, admin or member.' }),
     status: t.exposeString('status', { description: 'active, or removed (no longer signs in; kept on what they wrote).' }),
+    availability: t.exposeString('availability', { description: 'online or away (round-robin assignment skips people who are away).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -13,7 +13,7 @@ import {
 
 const Weekday = builder.enumType('Weekday', { values: WEEKDAYS });
 
-const AvailabilityWindowType = builder.objectRef<AvailabilityWindow>('AvailabilityWindow').implement({
+export const AvailabilityWindowType = builder.objectRef<AvailabilityWindow>('AvailabilityWindow').implement({
   description: 'A weekly window, as wall-clock times in the workspace time zone.',
   fields: (t) => ({
     weekday: t.field({ type: Weekday, resolve: (window) => window.weekday }),
@@ -22,7 +22,7 @@ const AvailabilityWindowType = builder.objectRef<AvailabilityWindow>('Availabili
   }),
 });
 
-const AvailabilityWindowInput = builder.inputType('AvailabilityWindowInput', {
+export const AvailabilityWindowInput = builder.inputType('AvailabilityWindowInput', {
   fields: (t) => ({
     weekday: t.field({ type: Weekday, required: true }),
     start: t.string({ required: true, description: 'HH:MM, 00:00 to 23:59.' }),

@@ -69,6 +69,7 @@ type Records = {
     knowledgeDocumentId: string;
     knowledgeFaqId: string;
     automationId: string;
+    teamId: string;
     publicId: string;
     campaignId: string;
   };
@@ -78,6 +79,8 @@ type Records = {
   knowledge: { toEdit: string; toDelete: string; faqToEdit: string; faqToDelete: string };
   /** Automation rules of the seed's workspace, and a key of a workspace holding the most rules it may. */
   automations: { toEdit: string; toDelete: string; crowdedKey: string };
+  /** Teams of the seed's workspace: one named Support to edit, one to delete, one whose member the sample removes. */
+  teams: { toEdit: string; toDelete: string; withMember: string };
   /** Templates written here, by their provider ids: decided ones to edit and delete, one still under review. */
   templates: { toEdit: string; toDelete: string; pending: string; pendingName: string };
   /** A key of a workspace whose newest integration is whatsapp, at a Graph API that does not answer. */
@@ -230,6 +233,9 @@ async function createRecords(): Promise<Records> {
     idOf('POST', '/api/v1/knowledge/faqs', { question: 'Do you ship abroad?', answer: 'Yes, across Europe.' }, key);
   const automation = (key = seed.key) => idOf('POST', '/api/v1/automations', AUTOMATION, key);
   const otherAutomationsKey = await h.key(otherWorkspaceId, ['automations']);
+  const team = (name: string, key = seed.key) => idOf('POST', '/api/v1/teams', { name }, key);
+  const withMember = await team('Billing');
+  await prisma.teamMember.create({ data: { team_id: withMember, user_id: seed.workspace.user_id } });
   const crowded = await h.workspace('Crowded automations');
   await prisma.automationRule.createMany({
     data: Array.from({ length: 100 }, (_, index) => ({
@@ -347,6 +353,7 @@ async function createRecords(): Promise<Records> {
       knowledgeDocumentId: await document(otherSchedulingKey),
       knowledgeFaqId: await faq(otherSchedulingKey),
       automationId: await automation(otherAutomationsKey),
+      teamId: await team('Theirs', await h.key(otherWorkspaceId, ['settings'])),
       publicId: (await prisma.workspace.findUniqueOrThrow({ where: { id: otherWorkspaceId } })).public_id,
       campaignId: await campaign({}, otherWorkspaceId),
     },
@@ -380,6 +387,7 @@ async function createRecords(): Promise<Records> {
     },
     knowledge: { toEdit: await document(), toDelete: await document(), faqToEdit: await faq(), faqToDelete: await faq() },
     automations: { toEdit: await automation(), toDelete: await automation(), crowdedKey: crowded.api_key },
+    teams: { toEdit: await team('Support'), toDelete: await team('Leaving'), withMember },
     templates: {
       toEdit: (await template('APPROVED')).provider_template_id,
       toDelete: (await template('REJECTED')).provider_template_id,
@@ -474,6 +482,11 @@ const samples = (): Record<string, Sample> => {
   const knowledgeDocument = (id: string) => ({ path: { id }, foreign: { id: records.foreign.knowledgeDocumentId } });
   const knowledgeFaq = (id: string) => ({ path: { id }, foreign: { id: records.foreign.knowledgeFaqId } });
   const automationRule = (id: string) => ({ path: { id }, foreign: { id: records.foreign.automationId } });
+  const team = (id: string) => ({ path: { id }, foreign: { id: records.foreign.teamId } });
+  const teamMember = (id: string) => ({
+    path: { id, user_id: seed.workspace.user_id },
+    foreign: { id: records.foreign.teamId, user_id: seed.workspace.user_id },
+  });
   const range = () => `?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&to=${encodeURIComponent(IN_A_WEEK())}`;
   const campaigns = records.campaigns;
   const campaign = (id: string) => ({ path: { id }, foreign: { id: records.foreign.campaignId } });
@@ -707,6 +720,20 @@ const samples = (): Record<string, Sample> => {
     },
     listInboundFailures: { query: '?limit=5', badQuery: '?cursor=abc' },
     listUsers: {},
+    updateOwnAvailability: { body: () => ({ availability: 'online' }), badBody: { availability: 'asleep' } },
+    listTeams: {},
+    createTeam: {
+      body: () => ({ name: `Team ${randomInt(1_000_000_000)}`, capacity: 3 }),
+      badBody: { name: '' },
+      errors: { CONFLICT: { body: { name: 'Support' } } },
+    },
+    getTeam: team(records.teams.toEdit),
+    updateTeam: { ...team(records.teams.toEdit), body: () => ({ capacity: 4 }), badBody: { capacity: 0 } },
+    deleteTeam: team(records.teams.toDelete),
+    addTeamMember: teamMember(records.teams.toEdit),
+    removeTeamMember: teamMember(records.teams.withMember),
+    getBusinessHours: {},
+    updateBusinessHours: { body: () => ({ time_zone: 'Europe/Lisbon' }), badBody: { time_zone: 'Mars/Olympus' } },
     listConversations: { query: '?limit=2&status=open', badQuery: '?limit=abc' },
     searchConversations: { query: '?q=ada', badQuery: '?q=' },
     getConversation: conversation(ids.active),

@@ -1,9 +1,10 @@
-// Settings → Account: the signed-in person's password; changing it ends their other sessions.
+// Settings → Account: the signed-in person's availability, and their password (changing it ends their other sessions).
 import { useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useMutation } from '@urql/preact';
 import { session } from '../../session.js';
 import { Button, ErrorNote, Field, Page, formValues } from '../../ui.js';
+import { AvailabilityCard } from './availability.js';
 
 const CHANGE = gql`
   mutation PasswordChange($current_password: String!, $new_password: String!) {
@@ -20,6 +21,7 @@ export function AccountPage() {
       <p>
         Signed in as <strong>{me?.user.email}</strong> ({me?.user.role}) in {me?.workspace.name}.
       </p>
+      <AvailabilityCard />
       <form
         class="card"
         aria-label="Change password"
