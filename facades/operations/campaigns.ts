@@ -21,7 +21,7 @@ export const CAMPAIGNS: readonly FacadeEntry[] = [
     operation: 'CampaignAudienceCount',
     rest: [{ operationId: 'countCampaignAudience', method: 'GET', path: '/campaigns/audience-count' }],
     mcp: {
-      name: 'campaigns_audience_count',
+      name: 'campaigns_audience_summary',
       kind: 'read',
       description:
         'Count the contacts an audience by tags and fields holds now, without creating a campaign: audience_tag_ids (any or all, by audience_tag_match) and audience_conditions (each `marketing_consent=<opted_in|opted_out|unknown>`, `metadata.<key>=<value>`, or != for not equal). Answers total, no_address (skipped), opted_out (skipped by a MARKETING template), sendable and sendable_marketing.',
@@ -42,7 +42,7 @@ export const CAMPAIGNS: readonly FacadeEntry[] = [
       name: 'campaigns_create',
       kind: 'write',
       description:
-        'Create a draft campaign: a name, an APPROVED template {name, language, parameters} and one audience: audience_tag_id (the contacts with that tag when it starts), audience_contact_ids, or tags and fields (audience_tag_ids with audience_tag_match any|all, and audience_conditions as in campaigns_audience_count). Optional send_rate_per_minute and integration_id. Nothing is sent until campaigns_start or campaigns_schedule.',
+        'Create a draft campaign: a name, an APPROVED template {name, language, parameters} and one audience: audience_tag_id (the contacts with that tag when it starts), audience_contact_ids, or tags and fields (audience_tag_ids with audience_tag_match any|all, and audience_conditions as in campaigns_audience_summary). Optional send_rate_per_minute and integration_id. Nothing is sent until campaigns_start or campaigns_schedule.',
     },
   },
   {

@@ -82,7 +82,7 @@ describe('counting an audience by tags and fields', () => {
     });
     const client = new Client({ name: 'audience-test', version: '1.0.0' });
     await client.connect(transport);
-    const result = (await client.callTool({ name: 'campaigns_audience_count', arguments: variables })) as CallToolResult;
+    const result = (await client.callTool({ name: 'campaigns_audience_summary', arguments: variables })) as CallToolResult;
     await transport.terminateSession();
     await client.close();
     expect(result.isError).toBeFalsy();

@@ -5,4 +5,4 @@
 -- resolvers/campaigns/segment.ts.
 ALTER TABLE "campaigns" ADD COLUMN "audience_tag_ids" UUID[];
 ALTER TABLE "campaigns" ADD COLUMN "audience_tag_match" TEXT NOT NULL DEFAULT 'any';
-ALTER TABLE "campaigns" ADD COLUMN "audience_conditions" JSONB NOT NULL DEFAULT '[]';
+ALTER TABLE "campaigns" ADD COLUMN "audience_conditions" JSONB NOT NULL DEFAULT '[]'::jsonb;
