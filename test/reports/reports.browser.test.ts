@@ -1,7 +1,8 @@
 // The Reports page in Chromium on a workspace with a known history (seed.ts): for the response week the overview
 // cards show 10 opened, 4 closed and first responses of 5.5 and 9.1 minutes; the response-time chart's data table
 // holds the day's median and p90; moving the date range to the campaign week changes the figures; and the
-// campaigns table's CSV download holds exactly its header and the campaign's row.
+// campaigns table's CSV download holds exactly its header and the campaign's row; the Costs section counts the
+// week's priced messages (issue 36) by category, billable apart.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
@@ -12,6 +13,15 @@ import { CAMPAIGN_WEEK, RESPONSE_WEEK, seedReports } from './seed.js';
 
 const harness = await openHarness();
 const { workspace } = await seedReports(harness, 'Reports in the browser');
+// The provider's pricing, as its status webhooks report it (stored per message: test/analytics/messagesByCategory.test.ts).
+const { count: priced } = await harness.db.prisma.message.updateMany({
+  where: {
+    company_id: workspace.workspace_id,
+    direction: 'outbound',
+    created_at: { gte: new Date(CAMPAIGN_WEEK.from), lt: new Date(CAMPAIGN_WEEK.to) },
+  },
+  data: { pricing: { billable: true, category: 'marketing', pricing_model: 'PMP', type: 'regular' } },
+});
 let session: BrowserSession;
 let opened: ConsolePage;
 
@@ -53,6 +63,14 @@ describe('the Reports page', () => {
     await expect.poll(() => card('Conversations opened').innerText()).toBe('4');
     const campaigns = page.getByRole('region', { name: 'Campaigns' });
     expect(await campaigns.locator('tbody td').allInnerTexts()).toEqual(['Autumn sale', 'completed', '4', '2', '2', '1', '1', '2']);
+
+    const costs = page.getByRole('region', { name: 'Costs' });
+    expect(priced).toBeGreaterThan(0);
+    await expect
+      .poll(() => costs.getByText(/outbound messages with reported pricing/).innerText())
+      .toMatch(new RegExp(`^${priced} of ${priced} `));
+    const byCategory = costs.getByRole('region', { name: 'Messages by category' });
+    expect(await byCategory.locator('tbody td').allInnerTexts()).toEqual(['marketing', String(priced), String(priced)]);
 
     const download = page.waitForEvent('download');
     await campaigns.getByRole('button', { name: 'Download CSV of Campaigns' }).click();
