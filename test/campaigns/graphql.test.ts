@@ -240,7 +240,7 @@ describe('lifecycle', () => {
     expect(await refused(key, 'CampaignUpdate', { id: campaign.id, audience_contact_ids: null })).toMatchObject({
       status: 400,
       code: 'VALIDATION_ERROR',
-      details: { audience_tag_id: 'give the audience: audience_tag_id or audience_contact_ids' },
+      details: { audience_tag_id: 'give the audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions' },
     });
     const started = await run(key, 'CampaignStart', { id: campaign.id });
     expect(started.progress).toMatchObject({ total: 1, pending: 1 });
@@ -265,10 +265,10 @@ describe('validation', () => {
     const base = { name: 'Check', template: REMINDER, audience_tag_id: tag.id };
     const cases: [Record<string, unknown>, Record<string, unknown>][] = [
       [{ ...base, name: ' ' }, { name: 'is required' }],
-      [{ ...base, audience_tag_id: null }, { audience_tag_id: 'give the audience: audience_tag_id or audience_contact_ids' }],
+      [{ ...base, audience_tag_id: null }, { audience_tag_id: 'give the audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions' }],
       [
         { ...base, audience_contact_ids: [shop.user_id] },
-        { audience_tag_id: 'give either audience_tag_id or audience_contact_ids, not both' },
+        { audience_tag_id: 'give one audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions' },
       ],
       [{ ...base, audience_tag_id: null, audience_contact_ids: [] }, { audience_contact_ids: 'must name at least one contact' }],
       [{ ...base, audience_tag_id: 'tag' }, { audience_tag_id: 'must be a UUID' }],

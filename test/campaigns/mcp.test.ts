@@ -119,12 +119,25 @@ describe('through MCP', () => {
   it('lists the campaign tools with read-only and destructive annotations by kind', () => {
     const campaignTools = TOOLS.filter((tool) => tool.name.startsWith('campaigns_'));
     expect(campaignTools.map((tool) => tool.name).sort()).toEqual(
-      ['cancel', 'create', 'delete', 'export', 'get', 'list', 'pause', 'recipients_list', 'resume', 'schedule', 'start', 'update'].map(
-        (action) => `campaigns_${action}`,
-      ),
+      [
+        'audience_summary',
+        'cancel',
+        'create',
+        'delete',
+        'export',
+        'get',
+        'list',
+        'pause',
+        'recipients_list',
+        'resume',
+        'schedule',
+        'start',
+        'update',
+      ].map((action) => `campaigns_${action}`),
     );
     const kinds = Object.fromEntries(campaignTools.map((tool) => [tool.name, tool.kind]));
     expect(kinds).toMatchObject({
+      campaigns_audience_summary: 'read',
       campaigns_list: 'read',
       campaigns_get: 'read',
       campaigns_recipients_list: 'read',
@@ -274,7 +287,7 @@ describe('through REST', () => {
     const tag = (await postJson(h, '/api/v1/tags', key, { name: 'x' })).body;
     expectError(await postJson(h, '/api/v1/campaigns', key, { name: 'No audience', template: REMINDER }), 400, {
       code: 'VALIDATION_ERROR',
-      details: { audience_tag_id: 'give the audience: audience_tag_id or audience_contact_ids' },
+      details: { audience_tag_id: 'give the audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions' },
     });
     expectError(
       await postJson(h, '/api/v1/campaigns', key, {
