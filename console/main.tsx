@@ -26,6 +26,7 @@ import { AutomationsPage } from './pages/automations/automations.js';
 import { SchedulingPage } from './pages/scheduling/scheduling.js';
 import { ConsentSettingsPage } from './pages/contacts/consentSettings.js';
 import { CampaignsPage } from './pages/campaigns/campaigns.js';
+import { BusinessHoursPage } from './pages/workspace/businessHours.js';
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const { path } = useLocation();
@@ -61,6 +62,7 @@ function Layout() {
           {canManage(current, 'integrations') ? <NavLink href="/settings/integrations">Integrations</NavLink> : null}
           {canManage(current, 'agent') ? <NavLink href="/settings/agent">AI agent</NavLink> : null}
           {canManage(current, 'campaigns') ? <NavLink href="/settings/consent">Consent</NavLink> : null}
+          {canManage(current, 'settings') ? <NavLink href="/settings/business-hours">Business hours</NavLink> : null}
           <NavLink href="/settings/connected-apps">Connected apps</NavLink>
           <NavLink href="/settings/account">Account</NavLink>
           <a href="/graphql" target="_blank" rel="noopener">
@@ -93,6 +95,7 @@ function Layout() {
           <Route path="/settings/integrations" component={managedBy('integrations', IntegrationsPage)} />
           <Route path="/settings/agent" component={managedBy('agent', AgentPage)} />
           <Route path="/settings/consent" component={managedBy('campaigns', ConsentSettingsPage)} />
+          <Route path="/settings/business-hours" component={managedBy('settings', BusinessHoursPage)} />
           <Route path="/settings/connected-apps" component={ConnectedAppsPage} />
           <Route path="/settings/account" component={AccountPage} />
           <Route default component={NotFound} />
@@ -112,6 +115,7 @@ const MANAGED: Record<Permission, string> = {
   automations: 'automations',
   scheduling: 'scheduling',
   campaigns: 'campaigns and consent keywords',
+  settings: 'business hours',
 };
 
 /** Settings pages for owners and admins: another role sees why the page is closed (the API refuses it too). */

@@ -29,7 +29,8 @@ export function csrfToken(): string {
   return session.value?.csrf_token ?? '';
 }
 
-export type Permission = 'keys' | 'team' | 'integrations' | 'webhooks' | 'agent' | 'analytics' | 'automations' | 'scheduling' | 'campaigns';
+export type Permission =
+  'keys' | 'team' | 'integrations' | 'webhooks' | 'agent' | 'analytics' | 'automations' | 'scheduling' | 'campaigns' | 'settings';
 
 export function canManage(current: Session | null | undefined, permission: Permission): boolean {
   return current?.scopes.includes(permission) ?? false;

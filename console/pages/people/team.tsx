@@ -1,8 +1,9 @@
-// Settings → Team: people and their roles (owner, admin, member), invitations by one-time link, removal.
+// Settings → Team: people and their roles (owner, admin, member), invitations by one-time link, removal, and teams.
 import { useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { session } from '../../session.js';
+import { TeamsSection } from './teams.js';
 import { Button, EmptyNote, ErrorNote, Field, Page, ShownOnce, Time, formValues, ListTable } from '../../ui.js';
 
 const ROLES = ['owner', 'admin', 'member'];
@@ -161,6 +162,7 @@ export function TeamPage() {
           </li>
         ))}
       </ul>
+      <TeamsSection people={team.data?.users.filter((person) => person.status === 'active') ?? []} />
     </Page>
   );
 }
