@@ -77,6 +77,28 @@ export function Button({
   );
 }
 
+/** A delete that asks once more: "Delete…" turns into the button that deletes, named by what it deletes. */
+export function ConfirmedDelete({
+  confirmLabel,
+  busy,
+  onDelete,
+}: {
+  confirmLabel: ComponentChildren;
+  busy: boolean;
+  onDelete: () => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  return confirming ? (
+    <Button type="button" busy={busy} onClick={onDelete}>
+      {confirmLabel}
+    </Button>
+  ) : (
+    <button type="button" onClick={() => setConfirming(true)}>
+      Delete…
+    </button>
+  );
+}
+
 export function Time({ value }: { value: string | null | undefined }) {
   if (!value) return <span>never</span>;
   const date = new Date(value);

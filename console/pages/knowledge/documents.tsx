@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, EmptyNote, ErrorNote, Field, ListTable, Time, formValues } from '../../ui.js';
+import { Button, ConfirmedDelete, EmptyNote, ErrorNote, Field, ListTable, Time, formValues } from '../../ui.js';
 import { ACCEPTED_FILES, fileUpload } from './upload.js';
 
 type Listed = { id: string; title: string; language: string; source_filename: string | null; updated_at: string };
@@ -133,7 +133,6 @@ function DocumentEditor({ id, onClose }: { id: string; onClose: (changed: boolea
   });
   const [updating, update] = useMutation<{ knowledgeDocumentUpdate: Added | null }>(UPDATE);
   const [deleting, remove] = useMutation<{ knowledgeDocumentDelete: { id: string } | null }>(DELETE);
-  const [confirming, setConfirming] = useState(false);
   const document = loaded.data?.knowledgeDocument;
   if (!document) {
     return loaded.fetching ? (
@@ -169,23 +168,15 @@ function DocumentEditor({ id, onClose }: { id: string; onClose: (changed: boolea
         <button type="button" onClick={() => onClose(false)}>
           Cancel
         </button>
-        {confirming ? (
-          <Button
-            type="button"
-            busy={deleting.fetching}
-            onClick={() =>
-              void remove({ id }).then((answer) => {
-                if (answer.data?.knowledgeDocumentDelete) onClose(true);
-              })
-            }
-          >
-            Delete “{document.title}” for good
-          </Button>
-        ) : (
-          <button type="button" onClick={() => setConfirming(true)}>
-            Delete…
-          </button>
-        )}
+        <ConfirmedDelete
+          confirmLabel={<>Delete “{document.title}” for good</>}
+          busy={deleting.fetching}
+          onDelete={() =>
+            void remove({ id }).then((answer) => {
+              if (answer.data?.knowledgeDocumentDelete) onClose(true);
+            })
+          }
+        />
       </div>
     </form>
   );

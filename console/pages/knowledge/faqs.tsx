@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
-import { Button, EmptyNote, ErrorNote, Field, ListTable, formValues } from '../../ui.js';
+import { Button, ConfirmedDelete, EmptyNote, ErrorNote, Field, ListTable, formValues } from '../../ui.js';
 
 type Faq = { id: string; question: string; answer: string; language: string };
 
@@ -83,7 +83,6 @@ function NewFaq({ onAdded }: { onAdded: () => void }) {
 function FaqEditor({ faq, onClose }: { faq: Faq; onClose: (changed: boolean) => void }) {
   const [updating, update] = useMutation<{ knowledgeFaqUpdate: { id: string } | null }>(UPDATE);
   const [deleting, remove] = useMutation<{ knowledgeFaqDelete: { id: string } | null }>(DELETE);
-  const [confirming, setConfirming] = useState(false);
   return (
     <form
       class="card"
@@ -106,23 +105,15 @@ function FaqEditor({ faq, onClose }: { faq: Faq; onClose: (changed: boolean) => 
         <button type="button" onClick={() => onClose(false)}>
           Cancel
         </button>
-        {confirming ? (
-          <Button
-            type="button"
-            busy={deleting.fetching}
-            onClick={() =>
-              void remove({ id: faq.id }).then((result) => {
-                if (result.data?.knowledgeFaqDelete) onClose(true);
-              })
-            }
-          >
-            Delete this FAQ for good
-          </Button>
-        ) : (
-          <button type="button" onClick={() => setConfirming(true)}>
-            Delete…
-          </button>
-        )}
+        <ConfirmedDelete
+          confirmLabel={<>Delete this FAQ for good</>}
+          busy={deleting.fetching}
+          onDelete={() =>
+            void remove({ id: faq.id }).then((result) => {
+              if (result.data?.knowledgeFaqDelete) onClose(true);
+            })
+          }
+        />
       </div>
     </form>
   );
