@@ -265,7 +265,10 @@ describe('validation', () => {
     const base = { name: 'Check', template: REMINDER, audience_tag_id: tag.id };
     const cases: [Record<string, unknown>, Record<string, unknown>][] = [
       [{ ...base, name: ' ' }, { name: 'is required' }],
-      [{ ...base, audience_tag_id: null }, { audience_tag_id: 'give the audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions' }],
+      [
+        { ...base, audience_tag_id: null },
+        { audience_tag_id: 'give the audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions' },
+      ],
       [
         { ...base, audience_contact_ids: [shop.user_id] },
         { audience_tag_id: 'give one audience: audience_tag_id, audience_contact_ids, or audience_tag_ids and audience_conditions' },
