@@ -4,7 +4,7 @@
 import { print } from 'graphql';
 import type pg from 'pg';
 import { schema } from '../schema/index.js';
-import { restSurface } from '../facades/rest/routes.js';
+import { restSurface } from '../facades/rest/facade.js';
 import { FACADE_TABLE } from '../facades/operations/index.js';
 
 export type Read = {

@@ -46,7 +46,7 @@ import type { MediaFiles } from '../../infra/media/mediaFiles.js';
 import { acceptsGuideForm, GUIDE_MEDIA_TYPE, toGuideForm } from './guideForm.js';
 import { readVariables, type RoutedRequest } from './input.js';
 import { bySpecificity, fillFrom, pathValues, sofaPath } from './paths.js';
-import { REST_BASE_PATH, type BoundRoute } from './routes.js';
+import { REST_BASE_PATH, type BoundRoute } from './boundRoute.js';
 import { specForm } from '../core/optionalFields.js';
 
 export type RestRouterOptions = {

@@ -1,5 +1,5 @@
 // What a file route of the facade table (a RestRoute with `file`) needs of its kind: how it answers, given the
-// request and the route's path values, and how the OpenAPI document describes the file. routes.ts binds each
+// request and the route's path values, and how the OpenAPI document describes the file. facade.ts binds each
 // file route to its kind's answer; the router (adapter.ts) serves it beside the JSON routes.
 import type { MediaFiles } from '../../infra/media/mediaFiles.js';
 import type { Gateway } from '../core/gateway.js';

@@ -8,7 +8,7 @@ import { checkVariables, fromQueryText, isList } from '../../schema/shared/varia
 import { invalid } from '../../resolvers/shared/errors.js';
 import { domainFailure, failureOf, type Failure } from '../core/executionFailure.js';
 import { readsBody } from '../core/table.js';
-import type { BoundRoute } from './routes.js';
+import type { BoundRoute } from './boundRoute.js';
 
 /** The request as sofa-api's router hands it on: its path parameters, decoded (undecodable ones throw). */
 export type RoutedRequest = Request & { params?: Record<string, string> };

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the REST surface, served at /api/v1/openapi.json and checked in as
-// docs/openapi.json. Generated from the bound REST routes of the facade table (routes.ts) alone: parameters and bodies are
+// docs/openapi.json. Generated from the bound REST routes of the facade table (facade.ts `restSurface`) alone: parameters and bodies are
 // the operations' variables as schema/shared/variables.ts describes them; response schemas follow the very selections
 // of the operations, so every documented field is present in the response (null where nullable) and nothing
 // else is; errors, the guide form and the headers are described as sent.
@@ -15,7 +15,7 @@ import { readsBody } from '../core/table.js';
 import { GUIDE_MEDIA_TYPE } from './guideForm.js';
 import { Components, OutputSchemas, rootNode } from './outputSchema.js';
 import { selectedFields } from '../core/selection.js';
-import { REST_BASE_PATH, type BoundRoute, type RestSurface } from './routes.js';
+import { REST_BASE_PATH, type BoundRoute, type RestSurface } from './boundRoute.js';
 
 type OpenApiDocument = { openapi: '3.1.0'; paths: Record<string, Record<string, unknown>>; [key: string]: unknown };
 

@@ -13,7 +13,7 @@ import { seedConversation } from '../support/conversations.js';
 import { operation } from '../../facades/core/operations.js';
 import { readsBody } from '../../facades/core/table.js';
 import { FACADE_TABLE } from '../../facades/operations/index.js';
-import { REST_BASE_PATH } from '../../facades/rest/routes.js';
+import { REST_BASE_PATH } from '../../facades/rest/boundRoute.js';
 
 type Failure = { code: string; message: string; details?: Record<string, unknown> };
 type Case = {

@@ -7,7 +7,7 @@ import { documentChecker, type DocumentChecker, type OpenApi, type Operation } f
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { PUBLIC_TEST_RECEIVER, resolveTestDns } from '../support/webhooks.js';
 import { GUIDE, seedWorkspace, sendJson, type Seeded } from '../support/restFixtures.js';
-import { REST_BASE_PATH } from '../../facades/rest/routes.js';
+import { REST_BASE_PATH } from '../../facades/rest/boundRoute.js';
 import { readsBody, type RestRoute } from '../../facades/core/table.js';
 import { FACADE_TABLE } from '../../facades/operations/index.js';
 import { createIntegration } from '../../resolvers/workspace/integrations.js';

@@ -10,8 +10,8 @@ import { createSessionAuthenticator } from '../../resolvers/people/sessions.js';
 import { createApiKeyAuthenticator } from '../../resolvers/workspace/apiKeyAuthenticator.js';
 import { requestState } from '../../infra/http/requestState.js';
 import { createGateway } from '../../facades/core/gateway.js';
-import { useRestFacade } from '../../facades/rest/facade.js';
-import { restSurface } from '../../facades/rest/routes.js';
+import { restSurface, useRestFacade } from '../../facades/rest/facade.js';
+
 import { FACADE_TABLE } from '../../facades/operations/index.js';
 import type { RestRoute } from '../../facades/core/table.js';
 import { schema } from '../../schema/index.js';
