@@ -4,9 +4,7 @@
 // never returned; bad settings are 400s in the spec's error form; the settings need the `agent` scope.
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { openMcpClient } from '../support/mcpClient.js';
 import { openMessagingWorld } from '../support/messaging.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { inboundPayload } from '../support/whatsappPayloads.js';
@@ -26,23 +24,6 @@ afterAll(() =>
     data: { status: 'skipped' },
   }),
 );
-
-async function mcpClient(key: string) {
-  const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-    fetch: (url, init) => Promise.resolve(h.app.yoga.fetch(new Request(url, init))),
-  });
-  const client = new Client({ name: 'agent-test', version: '1.0.0' });
-  await client.connect(transport);
-  return {
-    async call(name: string, args: Record<string, unknown> = {}) {
-      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-      const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-      return { isError: result.isError === true, json: JSON.parse(text) as Record<string, any> };
-    },
-    close: () => client.close(),
-  };
-}
 
 async function workspace() {
   const ws = await world.workspace();
@@ -155,9 +136,9 @@ describe('agent runs', () => {
       code: 'NOT_FOUND',
     });
 
-    const mcp = await mcpClient(ws.apiKey);
+    const mcp = await openMcpClient(h, ws.apiKey);
     try {
-      expect(await mcp.call('agent_runs_list', { conversation_id: conversation.id })).toEqual({ isError: false, json: rest.body });
+      expect(await mcp.call('agent_runs_list', { conversation_id: conversation.id })).toMatchObject({ isError: false, json: rest.body });
       expect((await mcp.call('agent_settings_get')).json).toMatchObject({ kind: 'knowledge' });
       const updated = await mcp.call('agent_settings_update', { greeting: 'Hello!', max_tool_calls: 2 });
       expect(updated).toMatchObject({ isError: false, json: { greeting: 'Hello!', max_tool_calls: 2 } });

@@ -48,10 +48,12 @@ describe("the workspace's agent runs", { timeout: 120_000 }, () => {
     expect(await operationResult(h, ws.apiKey, 'AgentRunsRecent')).toEqual(rest);
     const mcp = await openMcpClient(h, ws.apiKey);
     try {
-      expect(await mcp.call('agent_runs_recent_list')).toEqual({ isError: false, json: rest });
+      expect(await mcp.call('agent_runs_recent_list')).toEqual({ isError: false, json: rest, structured: rest });
+      const handedOffPage = { data: [handedOff], next_cursor: null, has_more: false };
       expect(await mcp.call('agent_runs_recent_list', { status: 'handed_off' })).toEqual({
         isError: false,
-        json: { data: [handedOff], next_cursor: null, has_more: false },
+        json: handedOffPage,
+        structured: handedOffPage,
       });
     } finally {
       await mcp.close();

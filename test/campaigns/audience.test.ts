@@ -4,13 +4,11 @@
 // such an audience picks exactly the counted contacts when it starts, and an edit replaces one kind of audience by
 // another; each bad input is a 400 naming its field; the campaigns scope is required.
 import { describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { v7 as uuidv7 } from 'uuid';
 import { openHarness } from '../support/harness.js';
 import { campaignTestFile, REMINDER, uniquePhone } from '../support/campaigns.js';
 import { expectError, getJson, operationResult, postJson, sendJson } from '../support/restFixtures.js';
+import { openMcpClient } from '../support/mcpClient.js';
 
 const h = await openHarness({ rateLimitPerMinute: 10_000 });
 const file = campaignTestFile(() => h);
@@ -76,17 +74,11 @@ describe('counting an audience by tags and fields', () => {
   it('answers the same through GraphQL and through the MCP tool', async () => {
     const variables = { audience_tag_ids: [vip.id], audience_conditions: ['metadata.plan=gold'] };
     const graphql = await operationResult(h, key, 'CampaignAudienceCount', variables);
-    const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-      fetch: async (url, init) => h.app.yoga.fetch(new Request(url, init)),
-    });
-    const client = new Client({ name: 'audience-test', version: '1.0.0' });
-    await client.connect(transport);
-    const result = (await client.callTool({ name: 'campaigns_audience_summary', arguments: variables })) as CallToolResult;
-    await transport.terminateSession();
-    await client.close();
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual(graphql);
+    const mcp = await openMcpClient(h, key);
+    const result = await mcp.call('campaigns_audience_summary', variables);
+    await mcp.close();
+    expect(result.isError).toBe(false);
+    expect(result.structured).toEqual(graphql);
     expect(graphql).toEqual({ total: 2, no_address: 0, opted_out: 1, sendable: 2, sendable_marketing: 1 });
   });
 

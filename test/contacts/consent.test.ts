@@ -6,14 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { print } from 'graphql';
 import { randomInt } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PROVIDERS, openMessagingWorld, type MessagingWorkspace } from '../support/messaging.js';
 import { inboundPayload } from '../support/whatsappPayloads.js';
 import { getJson, sendJson } from '../support/restFixtures.js';
 import { envelopeProblems } from '../support/webhooks.js';
 import { operation } from '../../facades/core/operations.js';
+import { openMcpClient } from '../support/mcpClient.js';
 
 const MARKETING = {
   name: 'coupon_offer',
@@ -42,18 +40,12 @@ describe.each(PROVIDERS)('marketing consent on the %s provider', async (provider
   const providerSends = () => world.graph?.sends.length ?? 0;
 
   async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
-    const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-      fetch: (url, init) => Promise.resolve(harness.app.yoga.fetch(new Request(url, init))),
-    });
-    const client = new Client({ name: 'consent-test', version: '1.0.0' });
-    await client.connect(transport);
+    const mcp = await openMcpClient(harness, key);
     try {
-      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-      const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-      return { isError: result.isError === true, json: JSON.parse(text) as Record<string, any> };
+      const { isError, json } = await mcp.call(name, args);
+      return { isError, json };
     } finally {
-      await client.close();
+      await mcp.close();
     }
   }
 

@@ -4,11 +4,9 @@
 // `knowledge` scope gets 403, no key 401, and another workspace's FAQ is 404 on every verb. Documents carry their
 // language too, given or detected.
 import { describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openHarness } from '../support/harness.js';
 import { expectError, getJson, postJson, sendJson } from '../support/restFixtures.js';
+import { openMcpClient } from '../support/mcpClient.js';
 
 const h = await openHarness();
 const shop = await h.workspace('FAQ shop');
@@ -16,16 +14,6 @@ const other = await h.workspace('FAQ other');
 const key = shop.api_key;
 
 type Faq = { id: string; question: string; answer: string; language: string };
-
-async function mcpClient(apiKey: string) {
-  const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
-    fetch: (url, init) => Promise.resolve(h.app.yoga.fetch(new Request(url, init))),
-  });
-  const client = new Client({ name: 'faq-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 describe('FAQs over REST', () => {
   it('creates, lists, gets, updates and deletes an FAQ, detecting its language', async () => {
@@ -90,8 +78,8 @@ describe('FAQs over REST', () => {
 
 describe('FAQs over MCP and GraphQL', () => {
   it('offers the knowledge_faqs tools', async () => {
-    const client = await mcpClient(key);
-    const { tools } = await client.listTools();
+    const mcp = await openMcpClient(h, key);
+    const { tools } = await mcp.client.listTools();
     expect(
       tools
         .map((tool) => tool.name)
@@ -99,9 +87,9 @@ describe('FAQs over MCP and GraphQL', () => {
         .sort(),
     ).toEqual(['knowledge_faqs_create', 'knowledge_faqs_delete', 'knowledge_faqs_list', 'knowledge_faqs_update']);
     const call = async (name: string, args: Record<string, unknown>) => {
-      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-      expect(result.isError).not.toBe(true);
-      return JSON.parse(result.content[0]?.type === 'text' ? result.content[0].text : 'null') as Record<string, any>;
+      const { isError, json } = await mcp.call(name, args);
+      expect(isError).toBe(false);
+      return json;
     };
     const faq = await call('knowledge_faqs_create', { question: '¿Tienen tarjetas regalo?', answer: 'Sí, en la tienda.' });
     expect(faq).toMatchObject({ language: 'es' });
@@ -110,7 +98,7 @@ describe('FAQs over MCP and GraphQL', () => {
     });
     expect((await call('knowledge_faqs_list', {}))['data'].map((item: Faq) => item.id)).toContain(faq['id']);
     await call('knowledge_faqs_delete', { id: faq['id'] });
-    await client.close();
+    await mcp.close();
   });
 
   it('lists through GraphQL and gives documents a language, given or detected', async () => {

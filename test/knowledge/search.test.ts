@@ -4,12 +4,10 @@
 // from with the agent's scores and threshold (issue #40's "Can I return a shirt I already wore?" → the returns
 // sentence, above the threshold), on GraphQL, REST (GET /api/v1/knowledge/search) and MCP (knowledge_search).
 import { describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openHarness } from '../support/harness.js';
 import { graphqlCalls } from '../support/results.js';
 import { getJson } from '../support/restFixtures.js';
+import { openMcpClient } from '../support/mcpClient.js';
 
 const h = await openHarness();
 const { data } = graphqlCalls(h);
@@ -110,17 +108,12 @@ describe("the knowledge search ranks as the agent does, in the question's langua
     expect(rest.body.sentences[0]).toMatchObject({ text: RETURNS });
     expect(rest.body.language).toBe('en');
 
-    const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-      fetch: (url, init) => Promise.resolve(h.app.yoga.fetch(new Request(url, init))),
-    });
-    const client = new Client({ name: 'search-test', version: '1.0.0' });
-    await client.connect(transport);
-    const result = (await client.callTool({ name: 'knowledge_search', arguments: { q: 'Entregam no Brasil?' } })) as CallToolResult;
-    expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as unknown as Search;
+    const mcp = await openMcpClient(h, key);
+    const result = await mcp.call('knowledge_search', { q: 'Entregam no Brasil?' });
+    await mcp.close();
+    expect(result.isError).toBe(false);
+    const structured = result.structured as unknown as Search;
     expect(structured.language).toBe('pt');
     expect(structured.results[0]!.document.id).toBe(portuguese.id);
-    await client.close();
   });
 });

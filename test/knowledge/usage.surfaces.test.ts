@@ -62,10 +62,8 @@ describe('knowledge usage', { timeout: 120_000 }, () => {
     expect(graphql['knowledgeUsage']).toEqual(rest.body);
     const mcp = await openMcpClient(h, ws.apiKey);
     try {
-      expect(await mcp.call('knowledge_usage_summary', { ...range, limit: 1 })).toEqual({
-        isError: false,
-        json: { data: [rest.body.data[0]] },
-      });
+      const first = { data: [rest.body.data[0]] };
+      expect(await mcp.call('knowledge_usage_summary', { ...range, limit: 1 })).toEqual({ isError: false, json: first, structured: first });
     } finally {
       await mcp.close();
     }

@@ -4,10 +4,9 @@
 // template writes nothing, that Idempotency-Key makes a retry send once, and that MCP and GraphQL do the same.
 import { describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openMessagingWorld, type MessagingWorkspace } from '../support/messaging.js';
 import { inboundPayload } from '../support/whatsappPayloads.js';
+import { openMcpClient } from '../support/mcpClient.js';
 
 const ORDER_CONFIRMATION = { name: 'order_confirmation', language: 'en_US', parameters: ['#1001', 'Ana', 'Friday'] };
 
@@ -120,16 +119,10 @@ describe('first contact by phone number or BSUID', async () => {
     );
     expect(viaGraphql.body.data?.messageSend.message.status).toBe('sent');
 
-    // The SDK's own client, over Streamable HTTP, with a fetch that calls the app (no port).
-    const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-      fetch: (url, init) => harness.fetch(new URL(url).pathname, { ...init, key: ws.apiKey }),
-    });
-    const client = new Client({ name: 'first-contact-test', version: '1.0.0' });
-    await client.connect(transport);
-    const result = await client.callTool({ name: 'messages_send', arguments: { to, template: ORDER_CONFIRMATION } });
-    expect(result.isError).toBeFalsy();
-    await transport.terminateSession();
-    await client.close();
+    const mcp = await openMcpClient(harness, ws.apiKey);
+    const result = await mcp.call('messages_send', { to, template: ORDER_CONFIRMATION });
+    await mcp.close();
+    expect(result.isError).toBe(false);
     expect(await written(ws)).toEqual({ customers: 1, conversations: 1, messages: 2 });
   });
 });

@@ -5,11 +5,10 @@
 // secret rotates (GraphQL, CLI's resolver): the old one signs nothing any more, the new one does, and the
 // simulation keeps working because it signs with whatever secret is current.
 import { describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openMessagingWorld } from '../support/messaging.js';
 import { inboundPayload } from '../support/whatsappPayloads.js';
 import { createIntegration } from '../../resolvers/workspace/integrations.js';
+import { openMcpClient } from '../support/mcpClient.js';
 
 const world = await openMessagingWorld('sandbox');
 const h = world.harness;
@@ -56,19 +55,10 @@ describe('a simulated customer message', () => {
     expect(viaGraphql.body.errors).toBeUndefined();
     expect(viaGraphql.body.data?.sandboxInboundSend.message_id).toEqual(expect.any(String));
 
-    const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-      fetch: (url, init) => h.fetch(new URL(url).pathname, { ...init, key: ws.apiKey }),
-    });
-    const client = new Client({ name: 'sandbox-test', version: '1.0.0' });
-    await client.connect(transport);
-    const result = await client.callTool({ name: 'sandbox_inbound_send', arguments: { from: '+15550002222', text: 'Hello from MCP' } });
-    expect(result.isError).toBeFalsy();
-    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({
-      message_id: expect.any(String),
-      conversation_id: expect.any(String),
-    });
-    await transport.terminateSession();
-    await client.close();
+    const mcp = await openMcpClient(h, ws.apiKey);
+    const result = await mcp.call('sandbox_inbound_send', { from: '+15550002222', text: 'Hello from MCP' });
+    await mcp.close();
+    expect(result).toMatchObject({ isError: false, json: { message_id: expect.any(String), conversation_id: expect.any(String) } });
   });
 
   it('is refused at the other doors: no key 401, no messages scope 403, a workspace not on the sandbox 404, bad input 400', async () => {

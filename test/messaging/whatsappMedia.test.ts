@@ -9,12 +9,11 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openMessagingWorld, PROVIDERS, type MessagingWorkspace } from '../support/messaging.js';
 import { inboundPayload, providerMessageId } from '../support/whatsappPayloads.js';
 import { projectPath } from '../../infra/paths.js';
 import { postJson } from '../support/restFixtures.js';
+import { openMcpClient } from '../support/mcpClient.js';
 
 function waId(): string {
   return `1555${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
@@ -274,19 +273,13 @@ describe.each(PROVIDERS)('media and structured messages on the %s provider', asy
     );
     expect(viaGraphql.body.data?.messageSend.message).toEqual({ body: 'Here', status: 'sent' });
 
-    // The SDK's own client, over Streamable HTTP, with a fetch that calls the app (no port).
-    const transport = new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-      fetch: (url, init) => harness.fetch(new URL(url).pathname, { ...init, key: ws.apiKey }),
+    const mcp = await openMcpClient(harness, ws.apiKey);
+    const result = await mcp.call('messages_send', {
+      conversation_id: conversation.id,
+      media: { type: 'document', link: 'https://files.example.com/terms.pdf' },
     });
-    const client = new Client({ name: 'media-test', version: '1.0.0' });
-    await client.connect(transport);
-    const result = await client.callTool({
-      name: 'messages_send',
-      arguments: { conversation_id: conversation.id, media: { type: 'document', link: 'https://files.example.com/terms.pdf' } },
-    });
-    expect(result.isError).toBeFalsy();
-    await transport.terminateSession();
-    await client.close();
+    await mcp.close();
+    expect(result.isError).toBe(false);
     const sent = await prisma.message.findMany({
       where: { conversation_id: conversation.id, direction: 'outbound' },
       orderBy: { id: 'asc' },

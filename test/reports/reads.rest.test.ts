@@ -1,13 +1,11 @@
 // The reports over REST and MCP: each route and each tool answers what its named GraphQL operation answers,
 // with filters and intervals read from the query string or the tool's arguments, the same 400 for a bad
 // range, and 403 for a key without the analytics scope (the other door of these read-only routes).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
 import { expectError, getJson, operationResult } from '../support/restFixtures.js';
 import { AGENT_WEEK, CAMPAIGN_WEEK, RESPONSE_WEEK, seedReports } from './seed.js';
+import { openMcpClient } from '../support/mcpClient.js';
 
 const h = await openHarness();
 const { workspace, leo } = await seedReports(h, 'Reports over REST');
@@ -23,28 +21,17 @@ const ROUTES = [
   { path: '/api/v1/reports/templates', operation: 'ReportTemplates', tool: 'reports_templates_summary', range: CAMPAIGN_WEEK },
 ];
 
-async function mcpClient(): Promise<Client> {
-  const client = new Client({ name: 'reports-test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://service.test/mcp'), {
-      fetch: (url, init) => Promise.resolve(h.app.yoga.fetch(String(url), init ?? {})),
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    }),
-  );
-  return client;
-}
-
 describe('reports routes and tools', () => {
   it.each(ROUTES)('GET $path and $tool answer as $operation', async ({ path, operation, tool, range }) => {
     const expected = await operationResult(h, key, operation, range);
     const answer = await getJson(h, `${path}?${query(range)}`, { key });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(expected);
-    const client = await mcpClient();
-    const called = (await client.callTool({ name: tool, arguments: range })) as CallToolResult;
-    expect(called.isError).toBeFalsy();
-    expect(called.structuredContent).toEqual(expected);
-    await client.close();
+    const mcp = await openMcpClient(h, key);
+    const called = await mcp.call(tool, range);
+    await mcp.close();
+    expect(called.isError).toBe(false);
+    expect(called.structured).toEqual(expected);
   });
 
   it('reads the interval, time zone and filters from the query string', async () => {
