@@ -2,7 +2,8 @@
 // itself), signed in once as the owner in one Chromium, at a phone's (390 px) and a desktop's (1440 px) width: each
 // shows its content with no serious or critical axe-core violation, no script error and no sideways scrolling, and
 // the keyboard reaches its controls from the skip link. A contact's page shows its timeline with every kind of
-// entry. With CONSOLE_SCREENSHOTS=1 (npm run screenshots) each page is saved as docs/console/<page>-<width>.png.
+// entry. With CONSOLE_SCREENSHOTS=1 (npm run screenshots) each page is saved as docs/console/<page>-<width>.png, and
+// the contact's timeline as docs/console/contacts-timeline-1440.png.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { ownerSession } from '../support/people.js';
 import { signedInConsole, type ConsolePage } from '../support/consolePages.js';
 import { seriousAccessibilityViolations } from '../support/accessibility.js';
 import { seedContactStory, type ContactStory } from '../support/contactStory.js';
+import { postJson } from '../support/restFixtures.js';
 import { projectPath } from '../../infra/paths.js';
 
 const SCREENSHOTS = process.env['CONSOLE_SCREENSHOTS'] === '1' ? projectPath('docs/console') : null;
@@ -27,11 +29,30 @@ const harness = await openHarness();
 let session: BrowserSession;
 let opened: ConsolePage;
 let story: ContactStory;
+let ruleId: string;
+let webhookId: string;
 
 beforeAll(async () => {
   const workspace = await harness.workspace('Every page');
   const owner = await ownerSession(harness, workspace);
   story = await seedContactStory(harness.db.prisma, workspace.workspace_id, 'Ada Story');
+  const rule = await postJson(harness, '/api/v1/automations', workspace.api_key, {
+    name: 'Refunds to the team',
+    trigger: { event: 'message.received' },
+    conditions: { all: [{ field: 'message.text', operator: 'contains', value: 'refund' }] },
+    actions: [{ type: 'add_tag', tag: 'refund' }],
+  });
+  expect(rule.status).toBe(201);
+  ruleId = rule.body.id;
+  const webhook = await harness.db.prisma.webhookSubscription.create({
+    data: {
+      company_id: workspace.workspace_id,
+      url: 'https://hooks.example.com/crm',
+      events: ['message.received'],
+      secret: harness.services.secrets.seal('whsec_every_page'),
+    },
+  });
+  webhookId = webhook.id;
   session = await openBrowserOn(harness);
   opened = await signedInConsole(session, owner.body.user.email, '/inbox');
 });
@@ -40,12 +61,14 @@ afterAll(async () => {
   await session?.close();
 });
 
-/** A route with its `:id` filled by a record of the seeded workspace where one exists, else by an unknown id. */
+/** A route with its `:id` filled by a record of the seeded workspace (an unknown id for a page added since). */
 function pathOf(route: string): string {
   const records: Record<string, string> = {
     '/inbox/:id': story.conversationId,
     '/contacts/:id': story.contactId,
     '/campaigns/:id': story.campaignId,
+    '/automations/:id': ruleId,
+    '/settings/webhooks/:id': webhookId,
   };
   return route.replace(':id', records[route] ?? UNKNOWN_ID);
 }
@@ -91,9 +114,9 @@ describe('every page of the console', { timeout: 600_000 }, () => {
         for (const violation of await seriousAccessibilityViolations(page)) failures.push(`${route} at ${width} px: ${violation}`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (overflow > 0) failures.push(`${route} at ${width} px scrolls sideways by ${overflow} px`);
+        if (SCREENSHOTS && route !== '/') await page.screenshot({ path: join(SCREENSHOTS, `${screenshotName(route)}-${width}.png`) });
         const stops = await keyboardStops(page);
         if (stops.includes('nothing visible')) failures.push(`${route} at ${width} px: Tab reached ${stops.join(', ')}`);
-        if (SCREENSHOTS && route !== '/') await page.screenshot({ path: join(SCREENSHOTS, `${screenshotName(route)}-${width}.png`) });
       }
     }
     expect(failures).toEqual([]);
@@ -115,6 +138,8 @@ describe('every page of the console', { timeout: 600_000 }, () => {
     expect(texts[2]).toMatch(/Fitting .* booked for .* · cancelled/);
     expect(texts[3]).toMatch(/Campaign “Spring offer .*” \(spring_offer\) · read/);
     expect(texts[4]).toContain('Conversation began on sandbox · closed');
+    if (SCREENSHOTS)
+      await page.getByRole('region', { name: 'Timeline' }).screenshot({ path: join(SCREENSHOTS, 'contacts-timeline-1440.png') });
 
     // Recording consent here adds it at the top of the timeline.
     await page.getByLabel('Record consent').selectOption('opted_out');
