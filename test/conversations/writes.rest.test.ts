@@ -144,6 +144,8 @@ describe('conversation.updated events', () => {
     await post(`/api/v1/conversations/${id}/close`);
     await post(`/api/v1/conversations/${id}/reopen`);
     await sendJson(h, 'PATCH', `/api/v1/conversations/${id}`, key, { details: { topic: 'refund' } });
+    // The feed shows an event once every transaction older than it has ended, anywhere on the server: poll.
+    await expect.poll(async () => (await updatesOf(id)).length).toBe(4);
     const events = await updatesOf(id);
     expect(events.map((event) => [event.data.conversation.status, event.data.changes])).toEqual([
       ['active', ['assigned_user_id', 'service_enabled']],
