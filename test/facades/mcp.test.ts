@@ -662,9 +662,19 @@ describe('sessions that outlive their use', () => {
   it("closes a revoked key's sessions, its open SSE stream included, and Streamable HTTP sessions left idle", async () => {
     const quick = await serve({ allowedOrigins: [] }, { MCP_SESSION_IDLE_MS: 300, API_KEY_CACHE_SECONDS: 0 });
     const workspace = await harness.workspace();
+    // A client that exits without DELETE /mcp: its GET stream closes, and nothing keeps the session any more.
     const idle = await connect('Streamable HTTP', workspace.api_key, { base: quick.base });
+    const idleSession = (idle.transport as StreamableHTTPClientTransport).sessionId!;
+    await idle.close();
     await expect.poll(() => quick.app.mcpSessions.count(), { timeout: 5000 }).toBe(0);
-    await expect(idle.listTools()).rejects.toThrow();
+    const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    const headers = { authorization: `Bearer ${workspace.api_key}`, 'mcp-session-id': idleSession, 'mcp-protocol-version': '2025-06-18' };
+    const afterIdle = await fetch(`${quick.base}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: listTools,
+    });
+    expect(afterIdle.status).toBe(404);
 
     const revokedKey = await createApiKey(harness.db.prisma, {
       workspaceId: workspace.workspace_id,
