@@ -34,7 +34,9 @@ beforeAll(async () => {
   const logger = createLogger('silent');
   const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 100_000 }, { logger });
   app = createApp(harness.services, { graphiql: false, logger, edge, mcp: { allowedOrigins: [] }, sessionStore: harness.sessionStore() });
-  http = createServer(app.yoga);
+  // Each client holds a GET stream beside its POSTs: with the default 5 s, a pooled socket the server closes while
+  // the loaded event loop stalls resets the client's next POST (ECONNRESET).
+  http = createServer({ keepAliveTimeout: 60_000 }, app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 });

@@ -41,7 +41,9 @@ async function serve(mcp: NonNullable<Parameters<typeof createApp>[1]['mcp']>, s
   // The tests call every tool over both transports with one key each: more than 100 requests a minute.
   const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 100_000, ...settings }, { logger });
   const app = createApp(harness.services, { graphiql: false, logger, edge, mcp, sessionStore: harness.sessionStore() });
-  const http = createServer(app.yoga);
+  // Each client holds a GET stream beside its POSTs: with the default 5 s, a pooled socket the server closes while
+  // the loaded event loop stalls resets the client's next POST (ECONNRESET).
+  const http = createServer({ keepAliveTimeout: 60_000 }, app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const server = { app, http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
   servers.push(server);
