@@ -72,19 +72,21 @@ function conversationList(workspaceId: string, term: string, withMessagesOnly: b
         SELECT true AS found FROM messages message
         WHERE message.conversation_id = conversation.id AND ${MESSAGES.matches(message, term)} LIMIT 1) AS said ON true`,
     // The conversations of the contacts and of the messages that the indexes list for the term; each is read
-    // once, through the index of its contact or its primary key.
-    candidatesAfter: (position) => {
-      const after = Prisma.sql`(${Prisma.join(parts(position), ' OR ')})`;
-      return Prisma.sql`
-      SELECT conversation.id, conversation.last_message_at
-      FROM (${candidateRows(CONTACTS, contact, workspaceId, term)}) AS contact JOIN conversations conversation ON conversation.customer_id = contact.id
-      WHERE conversation.company_id = ${workspaceId}::uuid AND ${after}
-      UNION
-      SELECT conversation.id, conversation.last_message_at
-      FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspaceId, term)}) AS message) AS matched
-      JOIN conversations conversation ON conversation.id = matched.conversation_id
-      WHERE ${after}`;
-    },
+    // once, through the index of its contact or its primary key. Only then are they kept to those after the
+    // position (OFFSET 0): a position known only when the statement runs would otherwise have the planner read every
+    // conversation after it and hash them.
+    candidatesAfter: (position) => Prisma.sql`
+      SELECT id, last_message_at FROM (
+        SELECT conversation.id, conversation.last_message_at
+        FROM (${candidateRows(CONTACTS, contact, workspaceId, term, Prisma.sql`${contact}.id`)}) AS contact
+        JOIN conversations conversation ON conversation.customer_id = contact.id
+        WHERE conversation.company_id = ${workspaceId}::uuid
+        UNION
+        SELECT conversation.id, conversation.last_message_at
+        FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspaceId, term, Prisma.sql`${message}.conversation_id`)}) AS message) AS matched
+        JOIN conversations conversation ON conversation.id = matched.conversation_id
+        OFFSET 0) AS conversation
+      WHERE ${Prisma.join(parts(position), ' OR ')}`,
   };
 }
 

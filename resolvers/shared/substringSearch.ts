@@ -41,28 +41,41 @@ export function indexedPiece(term: string): string {
   return isShortTerm(longest) ? term : longest;
 }
 
+/** A condition on a row that one index answers; `exact` when it holds only of rows containing the term. */
+export type Lookup = { condition: Prisma.Sql; exact: boolean };
+
 /**
  * A table searched by substring. `matches` says whether a row (`row` names the table or an alias) contains the
- * term; `indexed` is a condition on a row that an index answers, true of every row containing the term (and
- * perhaps of others, which `matches` then leaves out).
+ * term; `lookups` are conditions on a row, each answered by one index, such that every row containing the term
+ * meets one of them (a row meeting an inexact one is then checked with `matches`).
  */
 export type SearchedTable = {
   table: Prisma.Sql;
   matches(row: Prisma.Sql, term: string): Prisma.Sql;
-  indexed(row: Prisma.Sql, term: string): Prisma.Sql;
+  lookups(row: Prisma.Sql, term: string): Lookup[];
 };
 
 /**
- * The workspace's rows of `searched` that contain the term, found through its index, as a subquery whose rows are
- * named `alias`. The index's rows are read first (OFFSET 0 keeps the planner from folding the whole-term check
- * into the index lookup).
+ * The `columns` (of the row named `alias`) of the workspace's rows of `searched` that contain the term, found
+ * through its indexes: one lookup after another, each read through its own index and checked only against what
+ * it does not already answer (a contact whose phone number holds the digits needs no check of its name), then
+ * combined. Each index's rows are read first (OFFSET 0 keeps the planner from folding a check into the lookup, or
+ * from walking the whole list in order instead).
  */
-export function candidateRows(searched: SearchedTable, alias: Prisma.Sql, workspaceId: string, term: string): Prisma.Sql {
-  return Prisma.sql`
-    SELECT * FROM (
-      SELECT * FROM ${searched.table} ${alias}
-      WHERE ${searched.indexed(alias, term)} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
-    WHERE ${searched.matches(alias, term)}`;
+export function candidateRows(
+  searched: SearchedTable,
+  alias: Prisma.Sql,
+  workspaceId: string,
+  term: string,
+  columns: Prisma.Sql,
+): Prisma.Sql {
+  const reads = searched.lookups(alias, term).map(
+    ({ condition, exact }) => Prisma.sql`
+      SELECT ${columns} FROM (
+        SELECT * FROM ${searched.table} ${alias} WHERE ${condition} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
+      ${exact ? Prisma.empty : Prisma.sql`WHERE ${searched.matches(alias, term)}`}`,
+  );
+  return Prisma.join(reads, ' UNION ');
 }
 
 /**
@@ -144,7 +157,8 @@ export function newestFirstMatches(
       WHERE company_id = ${workspaceId}::uuid ${position ? Prisma.sql`AND id < (SELECT id FROM ${position})` : Prisma.empty}
       ORDER BY id DESC LIMIT ${size}`,
     candidatesAfter: (position) => Prisma.sql`
-      SELECT id FROM (${candidateRows(searched, candidate, workspaceId, term)}) AS found WHERE id < (SELECT id FROM ${position})`,
+      SELECT id FROM (${candidateRows(searched, candidate, workspaceId, term, Prisma.sql`${candidate}.id`)}) AS found
+      WHERE id < (SELECT id FROM ${position})`,
   };
   return matchingInOrder(list, cursor ? Prisma.sql`SELECT ${cursor}::uuid AS id` : null, take);
 }
