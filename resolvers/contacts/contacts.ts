@@ -15,7 +15,7 @@ import { keysetPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { CONTACTS } from './search.js';
 import { carriesTag } from './tags.js';
-import { matchingNewestFirst } from '../shared/substringSearch.js';
+import { newestFirstMatches } from '../shared/substringSearch.js';
 import { selectWithIsoTimestamps, type TimestampColumns, withIsoTimestamps, type WithIsoTimestamps } from '../shared/isoTimestamps.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
@@ -84,15 +84,14 @@ function newestContacts(ctx: Context, workspaceId: string, condition: Prisma.Sql
   );
 }
 
-/** The contacts matching `term` (resolvers/contacts/search.ts chooses how to find them), newest first. */
+/** The contacts matching `term` (resolvers/contacts/search.ts chooses how to find them), newest first: one statement. */
 function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }) {
   const { workspaceId } = requireActor(ctx);
   return keysetPage(
     args.limit,
-    async (take) => {
-      const ids = await matchingNewestFirst(ctx.prisma, CONTACTS, workspaceId, term, args.cursor ?? null, take);
-      if (ids.length === 0) return [];
-      return newestContacts(ctx, workspaceId, Prisma.sql`c.id = ANY(${ids}::uuid[])`, take);
+    (take) => {
+      const matches = newestFirstMatches(CONTACTS, workspaceId, term, args.cursor ?? null, take);
+      return newestContacts(ctx, workspaceId, Prisma.sql`c.id = ANY(ARRAY(SELECT id FROM (${matches}) AS found))`, take);
     },
     (row) => row.id,
   );

@@ -4,7 +4,7 @@
 // Rare terms of three characters or more are found through the trigram indexes of the three fields, shorter ones
 // through `search_grams`, every one- and two-character piece of the three lower-cased fields (migration 0017).
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import { containsPattern, isShortTerm, type SearchedTable } from '../shared/substringSearch.js';
+import { containsPattern, isShortTerm, type Lookup, type SearchedTable } from '../shared/substringSearch.js';
 
 /** Only digits, spaces, dots, dashes and brackets, after an optional `+`: a phone number as typed. */
 const PHONE_AS_TYPED = /^\+?[\d\s.()-]+$/;
@@ -21,29 +21,39 @@ export function phoneDigits(term: string): string | null {
   return digits === '' ? null : digits;
 }
 
-/** The term a contact's phone number is searched for: a phone term's digits, any other term as it is. */
-const phoneTerm = (term: string) => phoneDigits(term) ?? term;
+/** Whether a contact's phone number contains the term: a phone term's digits, any other term as it is. Digits have
+ * no case, so their LIKE answers what ILIKE would, without lower-casing every number it checks. */
+function phoneMatches(row: Prisma.Sql, term: string): Prisma.Sql {
+  const digits = phoneDigits(term);
+  return digits === null
+    ? Prisma.sql`${row}.phone_number ILIKE ${containsPattern(term)}`
+    : Prisma.sql`${row}.phone_number LIKE ${containsPattern(digits)}`;
+}
 
-const shortGram = (row: Prisma.Sql, term: string) => Prisma.sql`${row}.search_grams @> ARRAY[lower(${term})]`;
+const shortGram = (row: Prisma.Sql, term: string): Lookup => ({
+  condition: Prisma.sql`${row}.search_grams @> ARRAY[lower(${term})]`,
+  exact: false,
+});
 
 /**
- * Contacts, by name, phone number or e-mail address. The index looks up the whole term, unlike a message's longest
- * word (messages.ts): the three fields are short, and the rows of all of a name's trigrams are fewer than those of
- * its rarest word (`Zoe Larsen`: 13 ms, against 111 ms through `Larsen`).
+ * Contacts, by name, phone number or e-mail address, each field through its own index. The index looks up the whole
+ * term, unlike a message's longest word (messages.ts): the three fields are short, and the rows of all of a name's
+ * trigrams are fewer than those of its rarest word (`Zoe Larsen`: 13 ms, against 111 ms through `Larsen`).
  */
 export const CONTACTS: SearchedTable = {
   table: Prisma.raw('customers'),
   matches: (row, term) =>
-    Prisma.sql`(${row}.name ILIKE ${containsPattern(term)} OR ${row}.phone_number ILIKE ${containsPattern(phoneTerm(term))}
-      OR ${row}.email ILIKE ${containsPattern(term)})`,
-  indexed: (row, term) => {
-    const phone = phoneTerm(term);
-    if (phone === term) return isShortTerm(term) ? shortGram(row, term) : CONTACTS.matches(row, term);
-    // The name and e-mail are looked up by the term, the phone number by its digits: each through its own index.
+    Prisma.sql`(${row}.name ILIKE ${containsPattern(term)} OR ${phoneMatches(row, term)} OR ${row}.email ILIKE ${containsPattern(term)})`,
+  lookups: (row, term) => {
+    // The name and e-mail are looked up by the term, the phone number by its digits.
+    const phone = phoneDigits(term) ?? term;
     const byText = isShortTerm(term)
-      ? shortGram(row, term)
-      : Prisma.sql`${row}.name ILIKE ${containsPattern(term)} OR ${row}.email ILIKE ${containsPattern(term)}`;
-    const byPhone = isShortTerm(phone) ? shortGram(row, phone) : Prisma.sql`${row}.phone_number ILIKE ${containsPattern(phone)}`;
-    return Prisma.sql`(${byText} OR ${byPhone})`;
+      ? [shortGram(row, term)]
+      : [
+          { condition: Prisma.sql`${row}.name ILIKE ${containsPattern(term)}`, exact: true },
+          { condition: Prisma.sql`${row}.email ILIKE ${containsPattern(term)}`, exact: true },
+        ];
+    if (isShortTerm(phone)) return phone === term ? byText : [...byText, shortGram(row, phone)];
+    return [...byText, { condition: phoneMatches(row, term), exact: true }];
   },
 };

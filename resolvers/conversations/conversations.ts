@@ -95,7 +95,7 @@ export async function searchConversations(ctx: Context, input: z.input<typeof se
   const args = parseInput(searchInput, input);
   const { workspaceId } = requireActor(ctx);
   return page(args, async (walk, take) => {
-    const ids = await matchingConversationIds(ctx.prisma, workspaceId, args.q, walk, take);
+    const ids = await matchingConversationIds(ctx.sql, workspaceId, args.q, walk, take);
     if (ids.length === 0) return [];
     const rows = await ctx.prisma.conversation.findMany({ ...query, where: { id: { in: ids }, company_id: workspaceId } });
     const byId = new Map(rows.map((row) => [row.id, row]));

@@ -5,7 +5,7 @@
 // keeps the first rows. A rare term's candidates are the conversations of the contacts and of the messages that
 // the contact and message indexes list for it.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import type { Db } from '../shared/context.js';
+import type { SqlConnection } from '../../infra/db/sql.js';
 import { candidateRows, matchingInOrder, type SearchableList } from '../shared/substringSearch.js';
 import { CONTACTS } from '../contacts/search.js';
 import { MESSAGES } from '../messaging/search.js';
@@ -17,6 +17,8 @@ export type ConversationKey = { at: Date | null; id: string };
 export type ConversationWalk = { after: ConversationKey | null; withMessagesOnly: boolean };
 /** Precedes every id: the key { at, id: ZERO_ID } is the position just after every conversation of the instant `at`. */
 export const ZERO_ID = '00000000-0000-0000-0000-000000000000';
+/** Follows every id. */
+const LAST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
 /** A recent window tests this many conversations: each costs a contact and a range of its messages. */
 const CONVERSATION_WINDOW = 300;
@@ -26,27 +28,27 @@ const message = Prisma.raw('message');
 
 const ORDER = Prisma.sql`last_message_at DESC NULLS LAST, id DESC`;
 
-function conversationList(workspaceId: string, term: string, withMessagesOnly: boolean): SearchableList<ConversationKey> {
-  /** The conversations with a message after `after`, as a condition on the alias `conversation` (null when
-   * `after` is past them). */
-  const timedAfter = (after: ConversationKey | null) => {
-    if (!after) return Prisma.sql`conversation.last_message_at IS NOT NULL`;
-    if (!after.at) return null;
-    return Prisma.sql`(conversation.last_message_at, conversation.id) < (${after.at}::timestamptz, ${after.id}::uuid)`;
-  };
-  /** The same for the conversations without a message (null when the walk keeps to those with one). */
-  const untimedAfter = (after: ConversationKey | null) => {
+function conversationList(workspaceId: string, term: string, withMessagesOnly: boolean): SearchableList {
+  /** The conversations with a message after `position` (a relation of one row: last_message_at, id), as a condition
+   * on the alias `conversation`; false when the position is past them. */
+  const timedAfter = (position: Prisma.Sql | null) =>
+    position
+      ? Prisma.sql`conversation.last_message_at <= (SELECT last_message_at FROM ${position})
+          AND (conversation.last_message_at, conversation.id) < (SELECT last_message_at, id FROM ${position})`
+      : Prisma.sql`conversation.last_message_at IS NOT NULL`;
+  /** The same for the conversations without a message (null when the walk keeps to those with one): all of them
+   * after a position among those with one, those of lower id after a position among them. */
+  const untimedAfter = (position: Prisma.Sql | null) => {
     if (withMessagesOnly) return null;
-    if (!after || after.at) return Prisma.sql`conversation.last_message_at IS NULL`;
-    return Prisma.sql`conversation.last_message_at IS NULL AND conversation.id < ${after.id}::uuid`;
+    if (!position) return Prisma.sql`conversation.last_message_at IS NULL`;
+    return Prisma.sql`conversation.last_message_at IS NULL AND EXISTS (SELECT FROM ${position})
+      AND conversation.id < coalesce((SELECT id FROM ${position} WHERE last_message_at IS NULL), ${LAST_ID}::uuid)`;
   };
-  // Never both null: matchingConversationIds answers a walk that has passed every conversation it keeps to.
-  const parts = (key: ConversationKey | null) => [timedAfter(key), untimedAfter(key)].filter((part) => part !== null);
-  const after = (key: ConversationKey | null) => Prisma.sql`(${Prisma.join(parts(key), ' OR ')})`;
-  /** The first `size` conversations after `after`: each part read in its index's order, then merged. */
-  const window = (key: ConversationKey | null, size: number) => {
+  const parts = (position: Prisma.Sql | null) => [timedAfter(position), untimedAfter(position)].filter((part) => part !== null);
+  /** The first `size` conversations after `position`: each part read in its index's order, then merged. */
+  const window = (position: Prisma.Sql | null, size: Prisma.Sql) => {
     // Both in the index's own order (NULLS FIRST): ordered by id alone, the planner may walk the primary key instead.
-    const reads = parts(key).map(
+    const reads = parts(position).map(
       (condition) =>
         Prisma.sql`(SELECT id, last_message_at, customer_id FROM conversations conversation
                     WHERE company_id = ${workspaceId}::uuid AND ${condition} ORDER BY last_message_at DESC, id DESC LIMIT ${size})`,
@@ -55,36 +57,42 @@ function conversationList(workspaceId: string, term: string, withMessagesOnly: b
   };
   return {
     window: CONVERSATION_WINDOW,
+    key: Prisma.sql`id, last_message_at`,
+    order: ORDER,
+    reversed: Prisma.sql`last_message_at ASC NULLS FIRST, id ASC`,
     // The window is read first (a subquery with a limit is planned on its own), then its rows are tested one by
     // one, each against its contact and its own messages: a lateral subquery with a limit cannot be turned into a
     // hash of every message of every workspace that contains the term, which the planner otherwise prefers.
-    recent: (key, size) => Prisma.sql`
+    after: (position, size) => Prisma.sql`
       SELECT conversation.id, conversation.last_message_at,
         ${CONTACTS.matches(contact, term)} OR said.found IS NOT NULL AS matched
-      FROM (${window(key, size)}) AS conversation
+      FROM (${window(position, size)}) AS conversation
       JOIN customers contact ON contact.id = conversation.customer_id
       LEFT JOIN LATERAL (
         SELECT true AS found FROM messages message
         WHERE message.conversation_id = conversation.id AND ${MESSAGES.matches(message, term)} LIMIT 1) AS said ON true`,
     // The conversations of the contacts and of the messages that the indexes list for the term; each is read
-    // once, through the index of its contact or its primary key.
-    candidates: (boundary) => Prisma.sql`
-      SELECT conversation.id, conversation.last_message_at
-      FROM (${candidateRows(CONTACTS, contact, workspaceId, term)}) AS contact JOIN conversations conversation ON conversation.customer_id = contact.id
-      WHERE conversation.company_id = ${workspaceId}::uuid AND ${after(boundary)}
-      UNION
-      SELECT conversation.id, conversation.last_message_at
-      FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspaceId, term)}) AS message) AS matched
-      JOIN conversations conversation ON conversation.id = matched.conversation_id
-      WHERE ${after(boundary)}`,
-    order: ORDER,
-    keyOf: (row) => ({ at: row['last_message_at'] as Date | null, id: row['id'] as string }),
+    // once, through the index of its contact or its primary key. Only then are they kept to those after the
+    // position (OFFSET 0): a position known only when the statement runs would otherwise have the planner read every
+    // conversation after it and hash them.
+    candidatesAfter: (position) => Prisma.sql`
+      SELECT id, last_message_at FROM (
+        SELECT conversation.id, conversation.last_message_at
+        FROM (${candidateRows(CONTACTS, contact, workspaceId, term, Prisma.sql`${contact}.id`)}) AS contact
+        JOIN conversations conversation ON conversation.customer_id = contact.id
+        WHERE conversation.company_id = ${workspaceId}::uuid
+        UNION
+        SELECT conversation.id, conversation.last_message_at
+        FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspaceId, term, Prisma.sql`${message}.conversation_id`)}) AS message) AS matched
+        JOIN conversations conversation ON conversation.id = matched.conversation_id
+        OFFSET 0) AS conversation
+      WHERE ${Prisma.join(parts(position), ' OR ')}`,
   };
 }
 
-/** Up to `take` ids of the workspace's conversations matching `term`, in the list's order, along `walk`. */
+/** Up to `take` ids of the workspace's conversations matching `term`, in the list's order, along `walk`: one statement. */
 export async function matchingConversationIds(
-  db: Db,
+  sql: SqlConnection,
   workspaceId: string,
   term: string,
   walk: ConversationWalk,
@@ -92,6 +100,8 @@ export async function matchingConversationIds(
 ): Promise<string[]> {
   // A walk kept to conversations with a message, already past them (a cursor into those without), has nothing left.
   if (walk.withMessagesOnly && walk.after?.at === null) return [];
-  const keys = await matchingInOrder(db, conversationList(workspaceId, term, walk.withMessagesOnly), walk.after, take);
-  return keys.map((key) => key.id);
+  const start = walk.after ? Prisma.sql`SELECT ${walk.after.at}::timestamptz AS last_message_at, ${walk.after.id}::uuid AS id` : null;
+  const statement = matchingInOrder(conversationList(workspaceId, term, walk.withMessagesOnly), start, take);
+  const rows = await sql.query<{ id: string }>(statement.text, statement.values);
+  return rows.map((row) => row.id);
 }

@@ -10,8 +10,9 @@ import { containsPattern, indexedPiece, isShortTerm, type SearchedTable } from '
 export const MESSAGES: SearchedTable = {
   table: Prisma.raw('messages'),
   matches: (row, term) => Prisma.sql`${row}.body ILIKE ${containsPattern(term)}`,
-  indexed: (row, term) => {
+  lookups: (row, term) => {
     const piece = indexedPiece(term);
-    return isShortTerm(piece) ? Prisma.sql`short_grams(${row}.body) @> ARRAY[lower(${piece})]` : MESSAGES.matches(row, piece);
+    const condition = isShortTerm(piece) ? Prisma.sql`short_grams(${row}.body) @> ARRAY[lower(${piece})]` : MESSAGES.matches(row, piece);
+    return [{ condition, exact: piece === term && !isShortTerm(piece) }];
   },
 };

@@ -1,6 +1,7 @@
 // Which rows of a list contain a search term, in the list's own order (newest first), quickly for any term:
-// contacts, conversations and messages are all searched this way (docs/search.md). No single index answers
-// every term, so the search takes two steps:
+// contacts, conversations and messages are all searched this way (docs/search.md), each page by one statement
+// on the database's SQL connection. No single index answers every term, so the statement reads in steps, each
+// only when the steps before it did not fill the page (a UNION ALL under a LIMIT stops at the first full page):
 // 1. the newest rows after the cursor are read in order and filtered (a `recent` window): a common term fills its
 //    page there, at the cost of one short index range; a term found there but not often enough reads on in order
 //    as far as its frequency says the page needs (up to LONGEST_FURTHER_WINDOW first windows);
@@ -8,9 +9,9 @@
 //    indexes for terms of three characters or more, short-gram indexes for shorter ones). The candidates are
 //    materialized so that the planner cannot turn back to walking the whole list in order, which is what made
 //    rare and absent terms slow.
-// Each list says how to read its window and its candidates (SearchableList); this file decides which to use.
+// Each list says how to read its rows after a position and its candidates (SearchableList); this file orders the steps.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import type { Db } from './context.js';
+import type { SqlConnection } from '../../infra/db/sql.js';
 
 const DEFAULT_WINDOW = 1000;
 /** The most rows read in order after the first window, in first windows, for a term that the first window showed
@@ -40,112 +41,138 @@ export function indexedPiece(term: string): string {
   return isShortTerm(longest) ? term : longest;
 }
 
+/** A condition on a row that one index answers; `exact` when it holds only of rows containing the term. */
+export type Lookup = { condition: Prisma.Sql; exact: boolean };
+
 /**
  * A table searched by substring. `matches` says whether a row (`row` names the table or an alias) contains the
- * term; `indexed` is a condition on a row that an index answers, true of every row containing the term (and
- * perhaps of others, which `matches` then leaves out).
+ * term; `lookups` are conditions on a row, each answered by one index, such that every row containing the term
+ * meets one of them (a row meeting an inexact one is then checked with `matches`).
  */
 export type SearchedTable = {
   table: Prisma.Sql;
   matches(row: Prisma.Sql, term: string): Prisma.Sql;
-  indexed(row: Prisma.Sql, term: string): Prisma.Sql;
+  lookups(row: Prisma.Sql, term: string): Lookup[];
 };
 
 /**
- * The workspace's rows of `searched` that contain the term, found through its index, as a subquery whose rows are
- * named `alias`. The index's rows are read first (OFFSET 0 keeps the planner from folding the whole-term check
- * into the index lookup).
+ * The `columns` (of the row named `alias`) of the workspace's rows of `searched` that contain the term, found
+ * through its indexes: one lookup after another, each read through its own index and checked only against what
+ * it does not already answer (a contact whose phone number holds the digits needs no check of its name), then
+ * combined. Each index's rows are read first (OFFSET 0 keeps the planner from folding a check into the lookup, or
+ * from walking the whole list in order instead).
  */
-export function candidateRows(searched: SearchedTable, alias: Prisma.Sql, workspaceId: string, term: string): Prisma.Sql {
-  return Prisma.sql`
-    SELECT * FROM (
-      SELECT * FROM ${searched.table} ${alias}
-      WHERE ${searched.indexed(alias, term)} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
-    WHERE ${searched.matches(alias, term)}`;
+export function candidateRows(
+  searched: SearchedTable,
+  alias: Prisma.Sql,
+  workspaceId: string,
+  term: string,
+  columns: Prisma.Sql,
+): Prisma.Sql {
+  const reads = searched.lookups(alias, term).map(
+    ({ condition, exact }) => Prisma.sql`
+      SELECT ${columns} FROM (
+        SELECT * FROM ${searched.table} ${alias} WHERE ${condition} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
+      ${exact ? Prisma.empty : Prisma.sql`WHERE ${searched.matches(alias, term)}`}`,
+  );
+  return Prisma.join(reads, ' UNION ');
 }
 
-/** How one list is searched for one term, keyed by `Key`, the columns that order it. */
-export type SearchableList<Key> = {
-  /** At most `size` rows after `after` (from the list's start when null), in the list's order: the key columns
-   * and `matched`, whether the row contains the term. */
-  recent(after: Key | null, size: number): Prisma.Sql;
-  /** The key columns of every row after `boundary` that contains the term, through an index, in any order. */
-  candidates(boundary: Key): Prisma.Sql;
-  /** The list's order over the key columns. */
+/**
+ * How one list is searched for one term. A position in the list is a relation of one row (a name of the statement's
+ * own) holding the key columns of that row; an empty one is past the list's end.
+ */
+export type SearchableList = {
+  /** The columns that order the list. */
+  key: Prisma.Sql;
+  /** The list's order over the key columns, and the reverse of it. */
   order: Prisma.Sql;
-  keyOf(row: Record<string, unknown>): Key;
+  reversed: Prisma.Sql;
+  /** At most `size` rows after `position` (from the list's start when null), in the list's order: the key columns
+   * and `matched`, whether the row contains the term. */
+  after(position: Prisma.Sql | null, size: Prisma.Sql): Prisma.Sql;
+  /** The key columns of every row after `position` that contains the term, through an index, in any order. */
+  candidatesAfter(position: Prisma.Sql): Prisma.Sql;
   /** How many rows the first window reads; a list whose rows cost more to test reads fewer. */
   window?: number;
 };
 
-type Scan<Key> = { keys: Key[]; boundary: Key | null };
+const named = (name: string) => Prisma.raw(name);
 
-/** The first `take` matches among the `size` rows after `after`; `boundary` is the last row read, or null when
- * the list ended within the window. */
-async function scanWindow<Key>(db: Db, list: SearchableList<Key>, after: Key | null, size: number, take: number): Promise<Scan<Key>> {
-  const rows = await db.$queryRaw<(Record<string, unknown> & { matched: boolean; position: number; scanned: number })[]>`
-    WITH recent AS MATERIALIZED (${list.recent(after, size)}),
-    numbered AS (
-      SELECT *, row_number() OVER (ORDER BY ${list.order})::int AS position, count(*) OVER ()::int AS scanned FROM recent)
-    SELECT * FROM (
-      (SELECT * FROM numbered WHERE matched ORDER BY position LIMIT ${take})
-      UNION
-      (SELECT * FROM numbered WHERE position = scanned)) AS found
-    ORDER BY position`;
-  const last = rows.at(-1);
-  return {
-    keys: rows.filter((row) => row.matched).map((row) => list.keyOf(row)),
-    boundary: last && last.position === last.scanned && last.scanned >= size ? list.keyOf(last) : null,
-  };
-}
-
-async function indexedMatches<Key>(db: Db, list: SearchableList<Key>, boundary: Key, take: number): Promise<Key[]> {
-  const rows = await db.$queryRaw<Record<string, unknown>[]>`
-    WITH candidates AS MATERIALIZED (${list.candidates(boundary)})
-    SELECT * FROM candidates ORDER BY ${list.order} LIMIT ${take}`;
-  return rows.map((row) => list.keyOf(row));
-}
-
-/** The keys of up to `take` rows of `list` containing the term, in the list's order, after `cursor` when given. */
-export async function matchingInOrder<Key>(db: Db, list: SearchableList<Key>, cursor: Key | null, take: number): Promise<Key[]> {
+/**
+ * One statement: the key columns of up to `take` rows of `list` containing the term, in the list's order, after the
+ * position that `start` selects (from the list's start when null). Its steps are the arms of one UNION ALL under the
+ * LIMIT: PostgreSQL runs the arms of an Append one after another and stops pulling once the limit is reached, so a
+ * later step (and the materialized relations only it reads) runs only when the earlier ones left the page short.
+ * The further window's length is the first window's verdict: `(take − found) × window × 2 ÷ found` rows, none when
+ * the term was not seen there or would need more than LONGEST_FURTHER_WINDOW windows (its candidates are then fewer
+ * to fetch through an index than rows to read in order).
+ */
+export function matchingInOrder(list: SearchableList, start: Prisma.Sql | null, take: number): Prisma.Sql {
   const window = list.window ?? DEFAULT_WINDOW;
-  const first = await scanWindow(db, list, cursor, window, take);
-  if (first.keys.length >= take || !first.boundary) return first.keys.slice(0, take);
-  let keys = first.keys;
-  let boundary = first.boundary;
-  // A term seen in the first window is common enough to read on in order, if the rest of the page is likely
-  // within a few thousand more rows; then its candidates would be too many to fetch through an index.
-  const expected = keys.length === 0 ? Infinity : ((take - keys.length) * window * 2) / keys.length;
-  if (expected <= LONGEST_FURTHER_WINDOW * window) {
-    const further = await scanWindow(db, list, boundary, Math.ceil(expected), take - keys.length);
-    keys = [...keys, ...further.keys];
-    if (keys.length >= take || !further.boundary) return keys.slice(0, take);
-    boundary = further.boundary;
-  }
-  return [...keys, ...(await indexedMatches(db, list, boundary, take - keys.length))];
+  const perFound = Prisma.sql`(${take} - found) * ${2 * window}::numeric / found`;
+  return Prisma.sql`
+    WITH ${start ? Prisma.sql`start_at AS MATERIALIZED (${start}),` : Prisma.empty}
+    recent AS MATERIALIZED (${list.after(start ? named('start_at') : null, Prisma.sql`${window}::int`)}),
+    seen AS MATERIALIZED (
+      SELECT scanned = ${window} AS more, CASE
+        WHEN scanned < ${window} OR found = 0 OR found >= ${take} OR ${perFound} > ${LONGEST_FURTHER_WINDOW * window} THEN 0
+        ELSE ceil(${perFound})::int END AS further
+      FROM (SELECT count(*) AS scanned, count(*) FILTER (WHERE matched) AS found FROM recent) AS counted),
+    recent_end AS MATERIALIZED (SELECT ${list.key} FROM recent ORDER BY ${list.reversed} LIMIT 1),
+    further AS MATERIALIZED (${list.after(named('recent_end'), Prisma.sql`(SELECT further FROM seen)`)}),
+    further_end AS MATERIALIZED (SELECT ${list.key} FROM further ORDER BY ${list.reversed} LIMIT 1),
+    boundary AS MATERIALIZED (
+      SELECT * FROM recent_end WHERE (SELECT more AND further = 0 FROM seen)
+      UNION ALL
+      SELECT * FROM further_end WHERE (SELECT further > 0 AND further = (SELECT count(*) FROM further) FROM seen))
+    SELECT * FROM (
+      (SELECT ${list.key} FROM recent WHERE matched ORDER BY ${list.order})
+      UNION ALL
+      (SELECT ${list.key} FROM further WHERE matched ORDER BY ${list.order})
+      UNION ALL
+      (SELECT ${list.key} FROM (${list.candidatesAfter(named('boundary'))}) AS candidate
+       WHERE EXISTS (SELECT FROM boundary) ORDER BY ${list.order} LIMIT ${take})
+      LIMIT ${take}) AS page
+    ORDER BY ${list.order}`;
 }
 
 const candidate = Prisma.raw('candidate');
 
-/** Up to `take` ids of the workspace's rows of `searched` that contain `term`, newest first by id (ids are UUIDv7),
- * older than `cursor` when given. */
-export function matchingNewestFirst(
-  db: Db,
+/** The statement selecting the `id` of up to `take` of the workspace's rows of `searched` that contain `term`,
+ * newest first by id (ids are UUIDv7), older than `cursor` when given. */
+export function newestFirstMatches(
+  searched: SearchedTable,
+  workspaceId: string,
+  term: string,
+  cursor: string | null,
+  take: number,
+): Prisma.Sql {
+  const list: SearchableList = {
+    key: Prisma.sql`id`,
+    order: Prisma.sql`id DESC`,
+    reversed: Prisma.sql`id`,
+    after: (position, size) => Prisma.sql`
+      SELECT id, ${searched.matches(searched.table, term)} AS matched FROM ${searched.table}
+      WHERE company_id = ${workspaceId}::uuid ${position ? Prisma.sql`AND id < (SELECT id FROM ${position})` : Prisma.empty}
+      ORDER BY id DESC LIMIT ${size}`,
+    candidatesAfter: (position) => Prisma.sql`
+      SELECT id FROM (${candidateRows(searched, candidate, workspaceId, term, Prisma.sql`${candidate}.id`)}) AS found
+      WHERE id < (SELECT id FROM ${position})`,
+  };
+  return matchingInOrder(list, cursor ? Prisma.sql`SELECT ${cursor}::uuid AS id` : null, take);
+}
+
+/** Up to `take` ids of the workspace's rows of `searched` that contain `term`, newest first (newestFirstMatches). */
+export async function matchingNewestFirst(
+  sql: SqlConnection,
   searched: SearchedTable,
   workspaceId: string,
   term: string,
   cursor: string | null,
   take: number,
 ): Promise<string[]> {
-  const olderThan = (id: string | null) => (id ? Prisma.sql`AND id < ${id}::uuid` : Prisma.empty);
-  const list: SearchableList<string> = {
-    recent: (after, size) => Prisma.sql`
-      SELECT id, ${searched.matches(searched.table, term)} AS matched FROM ${searched.table}
-      WHERE company_id = ${workspaceId}::uuid ${olderThan(after)} ORDER BY id DESC LIMIT ${size}`,
-    candidates: (boundary) => Prisma.sql`
-      SELECT id FROM (${candidateRows(searched, candidate, workspaceId, term)}) AS found WHERE true ${olderThan(boundary)}`,
-    order: Prisma.sql`id DESC`,
-    keyOf: (row) => row['id'] as string,
-  };
-  return matchingInOrder(db, list, cursor, take);
+  const statement = newestFirstMatches(searched, workspaceId, term, cursor, take);
+  const rows = await sql.query<{ id: string }>(statement.text, statement.values);
+  return rows.map((row) => row.id);
 }

@@ -114,6 +114,27 @@ describe('contact search', () => {
     },
   );
 
+  // A term typed as a phone number looks up the name and e-mail as typed and the phone number by its digits, each
+  // through its own index: digits too short for a trigram come from the short-gram index, checked against all three.
+  const mixedTerms = {
+    'digits too short for a trigram, typed with a +': ['+1 5', '15'],
+    'digits too short for a trigram, typed with a space': ['1 2', '12'],
+    'brackets around two digits': ['(99)', '99'],
+    'both short': ['12', '12'],
+  };
+
+  it.each(Object.entries(mixedTerms))(
+    'a phone term whose %s (%s) finds the name and e-mail as typed, the phone number by its digits, over every page',
+    async (_kind, [typed, digits]) => {
+      const expected = contacts
+        .filter((contact) => contains(contact.name, typed!) || contains(contact.email, typed!) || contains(contact.phone_number, digits!))
+        .map((contact) => contact.id)
+        .reverse();
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await walk(typed!, 100)).toEqual(expected);
+    },
+  );
+
   it('pages a rare term found only among the oldest contacts in small pages without gap or repeat', async () => {
     const expected = contacts
       .filter((contact) => contains(contact.name, 'xq zyx'))
