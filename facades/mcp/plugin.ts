@@ -18,7 +18,13 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { schema } from '../../schema/index.js';
 import type { Gateway } from '../core/gateway.js';
 import { invalidParams, jsonRpcError, jsonRpcIdOf } from './jsonRpcError.js';
-import { FULL_RETRY_AFTER_SECONDS, MAX_SUBSCRIPTIONS_PER_SESSION, SessionRegistry, type SessionLimits } from './sessions.js';
+import {
+  FULL_RETRY_AFTER_SECONDS,
+  MAX_SUBSCRIPTIONS_PER_SESSION,
+  SessionRegistry,
+  type KeyChanges,
+  type SessionLimits,
+} from './sessions.js';
 import { readPostedMessage, SseServerTransport } from './sseTransport.js';
 import type { ForwardedMessage, SessionStore } from '../../infra/mcp/sessionStore.js';
 import { authInfoFor, prepareTools } from './toolServer.js';
@@ -26,7 +32,6 @@ import { createMcpServer } from './server.js';
 import type { ResourceSubscriptions } from './resources.js';
 import { ConversationFollowing } from './following.js';
 import { FACADE_TABLE } from '../operations/index.js';
-import type { KeyChanges } from '../../resolvers/shared/context.js';
 
 /** The form of the session ids this service hands out (randomUUID). */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -13,7 +13,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { SessionStore, ForwardedMessage } from '../../infra/mcp/sessionStore.js';
 import { STREAM_HEARTBEAT_MS } from '../../infra/mcp/sessionStore.js';
 import type { SseServerTransport } from './sseTransport.js';
-import type { KeyChanges } from '../../resolvers/shared/context.js';
+
+/** Notices that a workspace's keys or grants changed (null: any workspace), as every instance hears them. */
+export type KeyChanges = { subscribe(listener: (workspaceId: string | null) => void): void };
 
 type Stream = { id: string; keyId: string; server: Server; transport: SseServerTransport };
 
