@@ -78,10 +78,7 @@ describe('automations over REST', () => {
     const cases: [Record<string, unknown>, Record<string, string>][] = [
       [
         { ...REFUNDS, trigger: { event: 'message.sent' } },
-        {
-          'trigger.event':
-            'must be one of message.received, conversation.created, conversation.updated, contact.created, tag.added, conversation.waiting, schedule',
-        },
+        { 'trigger.event': 'must be one of message.received, conversation.created, conversation.updated' },
       ],
       [
         { ...REFUNDS, conditions: { all: [{ field: 'message.text', operator: 'like', value: 'x' }] } },

@@ -17,7 +17,6 @@ export const FAST_AUTOMATION_OPTIONS: AutomationWorkerOptions = {
   pollMs: 25,
   leaseMs: 10_000,
   batchSize: 50,
-  timeTriggersMs: 1_000,
   userAgent: 'messaging-crm/test',
 };
 
