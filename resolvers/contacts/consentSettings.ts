@@ -16,13 +16,17 @@ export type ConsentSettings = {
 
 const SELECT = { opt_out_keywords: true, opt_in_keywords: true, opt_out_confirmation: true, opt_in_confirmation: true } as const;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const keywords = z
   .array(
     z
       .string()
       .trim()
       .min(1, { message: 'must not contain an empty keyword' })
-      .max(64, { message: 'must hold keywords of at most 64 characters' }),
+      .max(64, { message: 'must hold keywords of at most 64 characters' })
+      // A half of a surrogate pair is no character: PostgreSQL refuses it in a text[] (a 500 before this check).
+      .refine((keyword) => !LONE_SURROGATE.test(keyword), { message: 'must hold keywords of whole Unicode characters' }),
   )
   .max(20, { message: 'must hold at most 20 keywords' })
   .transform((list) => [...new Set(list.map((keyword) => keyword.toUpperCase()))]);
