@@ -62,6 +62,7 @@ export function createApp(services: Services, options: AppOptions) {
     sessions: edge.mcpSessions,
     ...options.mcp,
     store: options.sessionStore,
+    keyChanges: services.keyChanges,
     onError: (error) => options.logger.error({ err: error }, 'MCP session bookkeeping failed'),
     name: SERVICE_NAME,
     version: services.version,

@@ -4,23 +4,33 @@
 // to the key that opened it and shared by every instance (sessions.ts); every HTTP request that carries tool
 // calls is authenticated on its own and the calls run as that request, so its scopes, workspace and rate
 // limit apply (a message forwarded to the instance holding an SSE stream runs as the sender the receiving
-// instance authenticated). A present Origin must be an allowed one (DNS-rebinding protection): a page of another site
-// is refused with 403 even when it holds a key. Non-browser clients send no Origin.
+// instance authenticated). A Streamable HTTP session's GET /mcp is its stream of server → client messages (resource
+// updates), opened with the session's own credential and following as it. A present Origin must be an allowed one
+// (DNS-rebinding protection): a page of another site is refused with 403 even when it holds a key. Non-browser
+// clients send no Origin.
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode, isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse } from '../../infra/http/errorResponse.js';
 import { requestState } from '../../infra/http/requestState.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { schema } from '../../schema/index.js';
 import type { Gateway } from '../core/gateway.js';
 import { invalidParams, jsonRpcError, jsonRpcIdOf } from './jsonRpcError.js';
-import { FULL_RETRY_AFTER_SECONDS, SessionRegistry, type SessionLimits } from './sessions.js';
+import {
+  FULL_RETRY_AFTER_SECONDS,
+  MAX_SUBSCRIPTIONS_PER_SESSION,
+  SessionRegistry,
+  type KeyChanges,
+  type SessionLimits,
+} from './sessions.js';
 import { readPostedMessage, SseServerTransport } from './sseTransport.js';
 import type { ForwardedMessage, SessionStore } from '../../infra/mcp/sessionStore.js';
 import { authInfoFor, prepareTools } from './toolServer.js';
 import { createMcpServer } from './server.js';
+import type { ResourceSubscriptions } from './resources.js';
+import { ConversationFollowing } from './following.js';
 import { FACADE_TABLE } from '../operations/index.js';
 
 /** The form of the session ids this service hands out (randomUUID). */
@@ -38,6 +48,8 @@ export type McpOptions = {
   sessions: SessionLimits;
   /** Where every instance keeps the sessions. */
   store: SessionStore;
+  /** Revocations heard from every instance: the sessions (and streams) of a revoked key or grant end at once. */
+  keyChanges?: KeyChanges;
   onError: (error: unknown) => void;
 };
 
@@ -59,10 +71,20 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
       stream.transport.deliver(forwarded.message as JSONRPCMessage, authInfoFor(request, forwarded.actor), {});
     },
     options.onError,
+    options.keyChanges,
   );
   const allowedOrigins = new Set(options.allowedOrigins);
-  const newServer = (subscriptions: boolean) =>
+  const newServer = (subscriptions?: ResourceSubscriptions) =>
     createMcpServer(tools, gateway, { name: options.name, version: options.version, subscriptions });
+  /** A Streamable HTTP session's subscriptions, kept with its stored session and followed by its GET stream. */
+  const keptWithSession = (sessionId: string): ResourceSubscriptions => ({
+    async add(_request, uri) {
+      if (await sessions.subscribe(sessionId, uri)) return;
+      const message = `A session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources; unsubscribe from one first`;
+      throw new McpError(ErrorCode.InvalidRequest, message);
+    },
+    remove: (uri) => sessions.unsubscribe(sessionId, uri),
+  });
   const sessionNotFound = (request: Request, id: JsonRpcIdLike = null) =>
     jsonRpcError(404, -32001, 'Session not found', { id, requestId: requestState(request).requestId });
   /** The posted message, when the body is JSON (read from a copy: the transport reads the body itself). */
@@ -76,12 +98,12 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
   const notAllowed = (allow: string) => new Response(null, { status: 405, headers: { allow } });
 
   /** One request of a Streamable HTTP session, answered by a server of its own (the session's state is its row). */
-  async function answer(request: Request, actor: Actor, message: unknown): Promise<Response> {
+  async function answer(request: Request, actor: Actor, message: unknown, sessionId: string): Promise<Response> {
     const invalid = invalidParams(message);
     if (invalid) {
       return jsonRpcError(200, ErrorCode.InvalidParams, invalid, { id: jsonRpcIdOf(message), requestId: requestState(request).requestId });
     }
-    const server = newServer(false);
+    const server = newServer(keptWithSession(sessionId));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -103,9 +125,8 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
         await sessions.removeStreamable(sessionId);
         return new Response(null, { status: 200 });
       }
-      // The server sends nothing unasked, so there is no stream to open (the SDK's clients expect this 405).
-      if (request.method === 'GET') return notAllowed('POST, DELETE');
-      return answer(request, actor, message);
+      if (request.method === 'GET') return openSessionStream(request, sessionId);
+      return answer(request, actor, message, sessionId);
     }
     const required = () =>
       jsonRpcError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required', {
@@ -113,19 +134,43 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
         requestId: requestState(request).requestId,
       });
     if (request.method !== 'POST' || !isInitializeRequest(message)) return required();
-    const response = await answer(request, actor, message);
+    const id = randomUUID();
+    const response = await answer(request, actor, message, id);
     if (response.ok) {
-      const id = randomUUID();
       await sessions.openStreamable(id, actor.keyId);
       response.headers.set('mcp-session-id', id);
     }
     return response;
   }
 
+  /** A Streamable HTTP session's GET stream: resources/updated for what the session subscribed to, followed as the
+   * GET's caller (the session's own credential: another's never finds the session). */
+  async function openSessionStream(request: Request, sessionId: string): Promise<Response> {
+    if (!(request.headers.get('accept') ?? '').includes('text/event-stream')) {
+      const message = 'Not Acceptable: the GET stream of a session answers as text/event-stream';
+      return jsonRpcError(406, ErrorCode.InvalidRequest, message, { requestId: requestState(request).requestId });
+    }
+    const transport = new SseServerTransport(request.signal, undefined, sessionId);
+    const following = new ConversationFollowing(gateway, (uri) =>
+      transport.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } }),
+    );
+    await transport.start();
+    try {
+      await sessions.openSessionStream(sessionId, transport, {
+        follow: (uris) => following.followOnly(request, uris),
+        stop: () => following.stopAll(),
+      });
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
+    return transport.response;
+  }
+
   async function openSse(request: Request, actor: Actor): Promise<Response> {
     if (request.method !== 'GET') return notAllowed('GET');
-    const transport = new SseServerTransport(MCP_PATHS.messages, request.signal);
-    const server = newServer(true);
+    const transport = new SseServerTransport(request.signal, MCP_PATHS.messages);
+    const server = newServer();
     await sessions.openStream(transport.sessionId, actor.keyId, server, transport);
     await server.connect(transport);
     return transport.response;

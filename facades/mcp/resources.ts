@@ -2,9 +2,8 @@
 // last, with the messaging window's state), crm://contacts/{id} and crm://knowledge/{id} the record's JSON.
 // Every read runs a named operation through the gateway as the HTTP request that carried it, so the workspace,
 // the scopes and the errors are those of every other surface; a failure is a JSON-RPC error whose data is the
-// spec's error object (NOT_FOUND as MCP's -32002, "Resource not found"). A subscription on a conversation
-// follows the GraphQL subscription messageCreated (the event hub) and sends notifications/resources/updated;
-// only a server that outlives the request (HTTP+SSE) takes subscriptions (facades/mcp/server.ts).
+// spec's error object (NOT_FOUND as MCP's -32002, "Resource not found"). A subscription is to a conversation the
+// caller may read; where it is kept and who follows it depends on the transport (ResourceSubscriptions, server.ts).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   ErrorCode,
@@ -43,8 +42,15 @@ export function parseUri(uri: string): { kind: Kind; id: string } | null {
   return match ? { kind: match[1] as Kind, id: decodeURIComponent(match[2]!) } : null;
 }
 
+/** Where a session's resource subscriptions are kept: with its server (HTTP+SSE), or with its stored session, whose
+ * GET stream follows them (Streamable HTTP). */
+export type ResourceSubscriptions = {
+  add(request: Request, uri: string): Promise<void>;
+  remove(uri: string): Promise<void>;
+};
+
 /** A failed operation as the JSON-RPC error of a resource request, carrying the spec's error object. */
-function failed(result: ExecutionResult, request: Request): McpError | null {
+export function asMcpError(result: ExecutionResult, request: Request): McpError | null {
   const failure = executionFailure(result);
   if (!failure) return null;
   const code =
@@ -58,7 +64,7 @@ function failed(result: ExecutionResult, request: Request): McpError | null {
 
 export async function readData(gateway: Gateway, request: Request, operationName: string, variables: Record<string, unknown>) {
   const result = await gateway.run(request, operationName, variables);
-  const error = failed(result, request);
+  const error = asMcpError(result, request);
   if (error) throw error;
   return result.data as Record<string, unknown>;
 }
@@ -76,6 +82,15 @@ export async function readResource(gateway: Gateway, request: Request, uri: stri
   return { contents: [{ uri, mimeType, text: JSON.stringify(Object.values(answer)[0]) }] };
 }
 
+/** Refuses a subscription to anything but a conversation the caller may read (the same read as resources/read,
+ * refused the same way). */
+export async function checkSubscribable(gateway: Gateway, request: Request, uri: string): Promise<void> {
+  const parsed = parseUri(uri);
+  if (parsed?.kind !== 'conversations')
+    throw new McpError(ErrorCode.InvalidParams, 'Only a conversation (crm://conversations/{id}) can be subscribed to');
+  await readData(gateway, request, 'Conversation', { id: parsed.id });
+}
+
 /** The latest conversations the caller may read, as resources; none when its key may not read conversations. */
 async function listResources(gateway: Gateway, request: Request): Promise<Resource[]> {
   const result = await gateway.run(request, 'Conversations', { limit: LISTED_CONVERSATIONS });
@@ -89,18 +104,7 @@ async function listResources(gateway: Gateway, request: Request): Promise<Resour
   }));
 }
 
-export function serveResources(server: Server, gateway: Gateway, subscriptions: boolean): void {
-  const following = new Map<string, AsyncGenerator<ExecutionResult>>();
-  const stopAll = () => {
-    for (const events of following.values()) void events.return(undefined);
-    following.clear();
-  };
-  const previousOnClose = server.onclose;
-  server.onclose = () => {
-    stopAll();
-    previousOnClose?.();
-  };
-
+export function serveResources(server: Server, gateway: Gateway, subscriptions: ResourceSubscriptions): void {
   server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({
     resources: await listResources(gateway, requestOf(extra.authInfo)),
   }));
@@ -112,32 +116,14 @@ export function serveResources(server: Server, gateway: Gateway, subscriptions: 
     })),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (read, extra) => readResource(gateway, requestOf(extra.authInfo), read.params.uri));
-
-  if (!subscriptions) return;
   server.setRequestHandler(SubscribeRequestSchema, async (subscribe, extra) => {
-    const { uri } = subscribe.params;
-    const parsed = parseUri(uri);
-    if (parsed?.kind !== 'conversations')
-      throw new McpError(ErrorCode.InvalidParams, 'Only a conversation (crm://conversations/{id}) can be subscribed to');
-    if (following.has(uri)) return {};
     const request = requestOf(extra.authInfo);
-    // The conversation must be the caller's to read: the same read as resources/read, refused the same way.
-    await readData(gateway, request, 'Conversation', { id: parsed.id });
-    const events = await gateway.subscribe(request, 'ConversationMessageCreated', { conversation_id: parsed.id });
-    if (!(Symbol.asyncIterator in events)) throw failed(events, request) ?? new McpError(ErrorCode.InternalError, 'Subscription failed');
-    following.set(uri, events);
-    void (async () => {
-      for await (const event of events) {
-        if (event.errors?.length) break;
-        await server.sendResourceUpdated({ uri }).catch(() => undefined);
-      }
-      following.delete(uri);
-    })();
+    await checkSubscribable(gateway, request, subscribe.params.uri);
+    await subscriptions.add(request, subscribe.params.uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (unsubscribe) => {
-    void following.get(unsubscribe.params.uri)?.return(undefined);
-    following.delete(unsubscribe.params.uri);
+  server.setRequestHandler(UnsubscribeRequestSchema, async (unsubscribe) => {
+    await subscriptions.remove(unsubscribe.params.uri);
     return {};
   });
 }

@@ -2,8 +2,9 @@
 // Request/Response, as Yoga speaks them: the SDK's own SSEServerTransport writes to a Node ServerResponse.
 // GET opens the stream, whose first event names the endpoint for the client's POSTs (with the session id);
 // each POST carries one JSON-RPC message and is answered 202, the reply travelling on the stream (a POST that
-// reaches another instance is forwarded to this one: facades/mcp/sessions.ts).
-// The session ends when the client goes away (the GET request's signal aborts) or the server closes it.
+// reaches another instance is forwarded to this one: facades/mcp/sessions.ts). Without an endpoint, the same
+// stream is a Streamable HTTP session's GET stream (server → client messages only).
+// The stream ends when the client goes away (the GET request's signal aborts) or the server closes it.
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -16,7 +17,6 @@ const KEEP_ALIVE_MS = 15_000;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 export class SseServerTransport implements Transport {
-  readonly sessionId = randomUUID();
   readonly response: Response;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -27,9 +27,11 @@ export class SseServerTransport implements Transport {
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
+  /** `messagesPath`: where the client POSTs its messages (HTTP+SSE); absent for a Streamable HTTP GET stream. */
   constructor(
-    private readonly messagesPath: string,
     signal: AbortSignal,
+    private readonly messagesPath?: string,
+    readonly sessionId: string = randomUUID(),
   ) {
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
@@ -45,7 +47,8 @@ export class SseServerTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    this.write(`event: endpoint\ndata: ${this.messagesPath}?sessionId=${this.sessionId}\n\n`);
+    // A first write sends the headers at once: the client sees the stream open before any message is due.
+    this.write(this.messagesPath ? `event: endpoint\ndata: ${this.messagesPath}?sessionId=${this.sessionId}\n\n` : ': open\n\n');
     this.keepAlive = setInterval(() => this.write(': keepalive\n\n'), KEEP_ALIVE_MS);
     this.keepAlive.unref();
   }

@@ -8,6 +8,7 @@ import { randomToken, safeEqual, sha256Base64Url, sha256Hex } from '../../infra/
 import type { Actor } from '../../infra/auth/actor.js';
 import type { Context, Db } from '../shared/context.js';
 import { keyScopesWithin } from '../workspace/roles.js';
+import { announceKeyChange } from '../workspace/keyChanges.js';
 import { oauthError } from './oauthErrors.js';
 
 export const ACCESS_TOKEN_PREFIX = 'mcpat_';
@@ -111,8 +112,14 @@ export async function refreshTokens(ctx: Context, input: Refresh): Promise<Issue
   return useOnceForTokens(ctx, found, 'refresh token');
 }
 
+/** Revokes the grant and tells every instance (its MCP sessions and their streams end at once). */
 export async function revokeGrant(db: Db, grantId: string): Promise<void> {
-  await db.oAuthGrant.updateMany({ where: { id: grantId, revoked_at: null }, data: { revoked_at: new Date() } });
+  const revoked = await db.oAuthGrant.updateManyAndReturn({
+    where: { id: grantId, revoked_at: null },
+    data: { revoked_at: new Date() },
+    select: { company_id: true },
+  });
+  for (const grant of revoked) await announceKeyChange(db, grant.company_id);
 }
 
 /** RFC 7009: revoking an access or refresh token ends its whole grant (the client connects again by consent). An

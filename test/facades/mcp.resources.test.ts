@@ -1,10 +1,12 @@
 // MCP resources and prompts as AI clients use them: the SDK's own Client over real HTTP on both transports.
 // Proves resources/list and resources/templates/list, resources/read of a conversation (transcript newest last,
 // with the window's state), a contact and a knowledge document, tenancy (another workspace's record is
-// "Resource not found") and scopes (a key without the scope gets INSUFFICIENT_SCOPE), resources/subscribe
-// sending notifications/resources/updated when a message arrives in the conversation (over SSE, whose server
-// lives with its stream; Streamable HTTP sessions do not offer subscriptions), and the prompts: summarize_conversation and draft_reply embed the conversation
-// resource, draft_reply proposes a template when the window is closed, triage_inbox lists open conversations.
+// "Resource not found") and scopes (a key without the scope gets INSUFFICIENT_SCOPE), resources/subscribe on both
+// transports sending notifications/resources/updated when a message arrives in the conversation (on Streamable HTTP
+// through the session's GET stream, which the SDK client opens itself) and nothing after unsubscribe, the GET
+// stream's doors (another key, no session, no event-stream Accept; DELETE and a revoked key end it), and the
+// prompts: summarize_conversation and draft_reply embed the conversation resource, draft_reply proposes a template
+// when the window is closed, triage_inbox lists open conversations.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +21,7 @@ import { createLogger } from '../../infra/observability/logger.js';
 import { createEdge } from '../../app/edge.js';
 import { loadSettings } from '../../infra/config/settings.js';
 import type { CreatedWorkspace } from '../../resolvers/workspace/workspaces.js';
-import { createApiKey } from '../../resolvers/workspace/apiKeys.js';
+import { createApiKey, revokeApiKey } from '../../resolvers/workspace/apiKeys.js';
 
 let harness: Harness;
 let app: App;
@@ -32,7 +34,9 @@ beforeAll(async () => {
   const logger = createLogger('silent');
   const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 100_000 }, { logger });
   app = createApp(harness.services, { graphiql: false, logger, edge, mcp: { allowedOrigins: [] }, sessionStore: harness.sessionStore() });
-  http = createServer(app.yoga);
+  // Each client holds a GET stream beside its POSTs: with the default 5 s, a pooled socket the server closes while
+  // the loaded event loop stalls resets the client's next POST (ECONNRESET).
+  http = createServer({ keepAliveTimeout: 60_000 }, app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 });
@@ -84,8 +88,7 @@ describe.each(Object.keys(TRANSPORTS) as TransportName[])('over %s', (transport)
 
   it('lists the resource templates and the latest conversations, and reads a transcript, a contact and a knowledge document', async () => {
     const client = await connect(transport, workspace.api_key);
-    // Only a server that outlives the request, the SSE stream's, takes subscriptions.
-    expect(client.getServerCapabilities()).toEqual({ resources: { subscribe: transport === 'SSE' }, prompts: {}, tools: {} });
+    expect(client.getServerCapabilities()).toEqual({ resources: { subscribe: true }, prompts: {}, tools: {} });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       'crm://conversations/{id}',
@@ -151,9 +154,10 @@ describe.each(Object.keys(TRANSPORTS) as TransportName[])('over %s', (transport)
     await expect(limited.readResource({ uri: `crm://conversations/${conversation.id}` })).rejects.toMatchObject({
       data: { error: { code: 'INSUFFICIENT_SCOPE' } },
     });
-    await expect(limited.subscribeResource({ uri: `crm://conversations/${conversation.id}` })).rejects.toMatchObject(
-      transport === 'SSE' ? { data: { error: { code: 'INSUFFICIENT_SCOPE' } } } : { code: -32601 },
-    );
+    await expect(limited.subscribeResource({ uri: `crm://conversations/${conversation.id}` })).rejects.toMatchObject({
+      data: { error: { code: 'INSUFFICIENT_SCOPE' } },
+    });
+    await expect(stranger.subscribeResource({ uri: `crm://conversations/${conversation.id}` })).rejects.toMatchObject({ code: -32002 });
     expect((await limited.listResources()).resources).toEqual([]);
   });
 
@@ -196,10 +200,20 @@ describe.each(Object.keys(TRANSPORTS) as TransportName[])('over %s', (transport)
   });
 });
 
-describe('resource subscriptions over SSE', () => {
+/** Resolves once the Streamable HTTP client's GET stream is the one its session's notifications go to. */
+async function streamOpen(client: Client) {
+  const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+  await expect
+    .poll(async () => (await harness.db.prisma.mcpSession.findUnique({ where: { id: sessionId } }))?.stream_id ?? null, { timeout: 10_000 })
+    .not.toBeNull();
+  return sessionId;
+}
+
+describe.each(Object.keys(TRANSPORTS) as TransportName[])('resource subscriptions over %s', (transport) => {
   it('sends notifications/resources/updated when a message arrives in the subscribed conversation, and stops after unsubscribe', async () => {
     const workspace = await harness.workspace();
-    const client = await connect('SSE', workspace.api_key);
+    const client = await connect(transport, workspace.api_key);
+    if (transport === 'Streamable HTTP') await streamOpen(client);
     const contact = await tool(client, 'contacts_create', { name: 'Subscriber', phone_number: `+1556${String(Date.now()).slice(-7)}` });
     const conversation = await seedConversation(harness.db.prisma, workspace, contact['id'], { messages: ['hi'] });
     const elsewhere = await seedConversation(harness.db.prisma, workspace, contact['id'], { messages: ['other'] });
@@ -219,5 +233,77 @@ describe('resource subscriptions over SSE', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(updated).toEqual([uri]);
     await expect(client.subscribeResource({ uri: 'crm://contacts/x' })).rejects.toThrow(/Only a conversation/);
+  });
+});
+
+describe("a Streamable HTTP session's GET stream", () => {
+  const stream = (headers: Record<string, string>) => fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream', ...headers } });
+
+  it('is open only to the credential that created the session, only with a session id and as text/event-stream', async () => {
+    const workspace = await harness.workspace();
+    const client = await connect('Streamable HTTP', workspace.api_key);
+    const sessionId = await streamOpen(client);
+    const otherKey = await harness.key(workspace.workspace_id, ['conversations']);
+
+    const foreign = await stream({ authorization: `Bearer ${otherKey}`, 'mcp-session-id': sessionId });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
+    const withoutSession = await stream({ authorization: `Bearer ${workspace.api_key}` });
+    expect(withoutSession.status).toBe(400);
+    expect(await withoutSession.json()).toMatchObject({ error: { message: 'Bad Request: Mcp-Session-Id header is required' } });
+    const notStream = await fetch(`${base}/mcp`, {
+      headers: { authorization: `Bearer ${workspace.api_key}`, 'mcp-session-id': sessionId },
+    });
+    expect(notStream.status).toBe(406);
+    expect((await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } })).status).toBe(401);
+  });
+
+  /** A session opened by hand (the SDK client would open its own GET stream and take the session's stream back). */
+  async function rawSession(key: string) {
+    const initialize = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
+    const response = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize }),
+    });
+    await response.body?.cancel();
+    return { authorization: `Bearer ${key}`, 'mcp-session-id': response.headers.get('mcp-session-id')! };
+  }
+
+  /** An open GET stream's reader, past its first line. */
+  async function openStream(headers: Record<string, string>) {
+    const response = await stream(headers);
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await reader.read();
+    return reader;
+  }
+  const ended = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+    while (!(await reader.read()).done);
+  };
+
+  it('ends on DELETE /mcp and at once when the key is revoked; a newer GET stream takes over from an older one', async () => {
+    const workspace = await harness.workspace();
+    const own = await rawSession(workspace.api_key);
+    const first = await openStream(own);
+    const second = await openStream(own);
+    await ended(first);
+
+    expect((await fetch(`${base}/mcp`, { method: 'DELETE', headers: own })).status).toBe(200);
+    await ended(second);
+    expect((await stream(own)).status).toBe(404);
+
+    const revokedKey = await createApiKey(harness.db.prisma, {
+      workspaceId: workspace.workspace_id,
+      name: 'revoked',
+      scopes: ['conversations'],
+    });
+    const revocable = await rawSession(revokedKey.api_key);
+    const held = await openStream(revocable);
+    const revokedAt = Date.now();
+    await revokeApiKey(harness.db.prisma, workspace.workspace_id, revokedKey.key.id);
+    await ended(held);
+    // Not at the next sweep (every 30 s here): the revocation itself is heard.
+    expect(Date.now() - revokedAt).toBeLessThan(10_000);
   });
 });

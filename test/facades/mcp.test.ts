@@ -41,7 +41,9 @@ async function serve(mcp: NonNullable<Parameters<typeof createApp>[1]['mcp']>, s
   // The tests call every tool over both transports with one key each: more than 100 requests a minute.
   const edge = createEdge({ ...loadSettings({}), RATE_LIMIT_PER_MINUTE: 100_000, ...settings }, { logger });
   const app = createApp(harness.services, { graphiql: false, logger, edge, mcp, sessionStore: harness.sessionStore() });
-  const http = createServer(app.yoga);
+  // Each client holds a GET stream beside its POSTs: with the default 5 s, a pooled socket the server closes while
+  // the loaded event loop stalls resets the client's next POST (ECONNRESET).
+  const http = createServer({ keepAliveTimeout: 60_000 }, app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const server = { app, http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
   servers.push(server);
@@ -662,9 +664,19 @@ describe('sessions that outlive their use', () => {
   it("closes a revoked key's sessions, its open SSE stream included, and Streamable HTTP sessions left idle", async () => {
     const quick = await serve({ allowedOrigins: [] }, { MCP_SESSION_IDLE_MS: 300, API_KEY_CACHE_SECONDS: 0 });
     const workspace = await harness.workspace();
+    // A client that exits without DELETE /mcp: its GET stream closes, and nothing keeps the session any more.
     const idle = await connect('Streamable HTTP', workspace.api_key, { base: quick.base });
+    const idleSession = (idle.transport as StreamableHTTPClientTransport).sessionId!;
+    await idle.close();
     await expect.poll(() => quick.app.mcpSessions.count(), { timeout: 5000 }).toBe(0);
-    await expect(idle.listTools()).rejects.toThrow();
+    const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    const headers = { authorization: `Bearer ${workspace.api_key}`, 'mcp-session-id': idleSession, 'mcp-protocol-version': '2025-06-18' };
+    const afterIdle = await fetch(`${quick.base}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: listTools,
+    });
+    expect(afterIdle.status).toBe(404);
 
     const revokedKey = await createApiKey(harness.db.prisma, {
       workspaceId: workspace.workspace_id,

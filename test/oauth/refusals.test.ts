@@ -4,7 +4,8 @@
 // resource (the audience is checked at every request), an expired token, a removed person's token and a demoted
 // person's scopes (at once, like keys), the endpoints' fields run with a key or a session instead of through their
 // routes, a registration with a redirect URI that is neither https nor loopback, a metadata document on an internal
-// address (the SSRF guard), and registration past the per-address rate limit.
+// address (the SSRF guard), registration past the per-address rate limit, and a session's GET stream kept to its
+// grant (another grant's token finds no session; revoking the grant ends the stream).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { openHarness, startHarness, type Harness } from '../support/harness.js';
@@ -207,6 +208,28 @@ describe('tokens on /mcp', () => {
 
     await asPerson(h, owner, 'mutation($id: ID!) { userRemove(id: $id) { id } }', { id: adminId });
     expect((await callTool()).status).toBe(401);
+  });
+});
+
+describe("a session's GET /mcp stream opened with a token", () => {
+  it("is the grant's only: another grant's token gets 404, and revoking the grant ends the stream at once", async () => {
+    const { access_token: token } = await tokensFor(owner);
+    const sessionId = (await mcpCall(token)).headers.get('mcp-session-id')!;
+    const stream = (key: string) =>
+      h.fetch('/mcp', { key, headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } });
+
+    const { access_token: otherGrant } = await tokensFor(owner);
+    expect((await stream(otherGrant)).status).toBe(404);
+    const held = await stream(token);
+    expect(held.status).toBe(200);
+    const reader = held.body!.getReader();
+    await reader.read();
+    const revoked = await form('/oauth/revoke', { token, client_id: clientId });
+    expect(revoked.status).toBe(200);
+    const revokedAt = Date.now();
+    while (!(await reader.read()).done);
+    // Heard through the revocation's notice, not at the next sweep (every 30 s).
+    expect(Date.now() - revokedAt).toBeLessThan(10_000);
   });
 });
 
