@@ -141,7 +141,8 @@ export class SessionRegistry {
   }
 
   /** Registers an SSE stream held by this instance; its session ends with its server. The instance listens for
-   * forwarded messages from its first stream on, so that instances without streams hold no listening connection. */
+   * forwarded messages from its first stream on, so that instances without streams are not told of every message
+   * forwarded between the others. */
   async openStream(id: string, keyId: string, server: Server, transport: SseServerTransport): Promise<void> {
     this.stopReceiving ??= this.store.receive((message) => {
       const stream = this.streams.get(message.sessionId);

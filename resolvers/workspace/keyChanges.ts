@@ -1,8 +1,8 @@
 // A change to what a workspace's keys may do (a key revoked, its creator's role changed or the creator removed),
 // told to every instance at commit through the database's NOTIFY, so that each forgets the keys of that workspace
-// it remembered (apiKeyAuthenticator.ts) at once rather than after API_KEY_CACHE_SECONDS. The same LISTEN
-// connection kind as the event feed's (infra/db/notifications.ts); a notice that may have been missed (`null`,
-// after a lost connection) makes an instance forget every key.
+// it remembered (apiKeyAuthenticator.ts) at once rather than after API_KEY_CACHE_SECONDS. Heard through the
+// process's one LISTEN connection, shared with the event feed (infra/db/notifications.ts); a notice that may have
+// been missed (`null`, after a lost connection) makes an instance forget every key.
 import type { Db, KeyChanges } from '../shared/context.js';
 import type { Listen } from '../../infra/db/notifications.js';
 

@@ -54,7 +54,7 @@ function embeddedSnapshotCopy(): Promise<Blob> {
 /** The server database named by TEST_DATABASE_URL, or else a new embedded database in memory, migrated. */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env['TEST_DATABASE_URL'];
-  // Five: one is held by the key-change listener (resolvers/workspace/keyChanges.ts), as the event hub holds one.
+  // Five: one of them is the process's listening connection (infra/db/notifications.ts), shared by every channel.
   if (url) return openDatabase({ url, poolSize: 5 });
   const db = await openDatabase({ snapshot: await embeddedSnapshotCopy() });
   // Applies what the copy lacks, if anything: none when it was taken in this run.
