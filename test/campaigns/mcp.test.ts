@@ -31,7 +31,7 @@ async function serve() {
   const app = createApp(h.services, { graphiql: false, logger, edge, sessionStore: h.sessionStore() });
   const http: HttpServer = createServer(app.yoga);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return { http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
+  return { app, http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
 }
 
 async function mcpClient(base: string, key: string) {
@@ -56,17 +56,20 @@ async function mcpClient(base: string, key: string) {
 }
 
 describe('through MCP', () => {
-  const servers: HttpServer[] = [];
+  const servers: Awaited<ReturnType<typeof serve>>[] = [];
   afterAll(async () => {
-    for (const http of servers) {
+    for (const { app, http } of servers) {
+      // The client's GET stream made the app listen for its sessions' changes: stopped before the database closes.
+      await app.mcpSessions.closeAll();
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     }
   });
 
   it('an AI client tags contacts, runs a campaign to the tag and reads its progress, recipients and CSV export', async () => {
-    const { http, base } = await serve();
-    servers.push(http);
+    const server = await serve();
+    servers.push(server);
+    const { base } = server;
     const workspace = await file.workspace();
     const mcp = await mcpClient(base, workspace.api_key);
     const ok = async (name: string, args: Record<string, unknown> = {}) => {
