@@ -3,7 +3,8 @@
 // shows its content with no serious or critical axe-core violation, no script error and no sideways scrolling, and
 // the keyboard reaches its controls from the skip link. A contact's page shows its timeline with every kind of
 // entry. With CONSOLE_SCREENSHOTS=1 (npm run screenshots) each page is saved as docs/console/<page>-<width>.png, and
-// the contact's timeline as docs/console/contacts-timeline-1440.png.
+// the contact's timeline as docs/console/contacts-timeline-1440.png. A session the service refuses for a while (the
+// rate limit's 429) is said so, and the page opens once it answers again; a page's query refused so says so too.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +26,9 @@ const ROUTES = [...readFileSync(new URL('../../console/main.tsx', import.meta.ur
   (match) => match[1]!,
 );
 
-const harness = await openHarness();
+// One person opening every page twice spends about 200 requests in under a minute, twice the production budget
+// (test/platform/rateLimit.test.ts holds that); the console's answer to a refused session is the last test here.
+const harness = await openHarness({ rateLimitPerMinute: 10_000 });
 let session: BrowserSession;
 let opened: ConsolePage;
 let story: ContactStory;
@@ -146,5 +149,56 @@ describe('every page of the console', { timeout: 600_000 }, () => {
     await page.getByRole('button', { name: 'Record', exact: true }).click();
     await expect.poll(() => entries.first().getAttribute('data-kind')).toBe('consent');
     expect(await entries.first().innerText()).toContain('Marketing consent unknown → opted out · by console');
+  });
+
+  it('says why it waits when the session is refused, and opens the page when the service answers again', async () => {
+    const { page } = opened;
+    let refusals = 0;
+    // The service's own 429 (test/platform/rateLimit.test.ts), once, with a short Retry-After.
+    await page.route('**/auth/session', (route) =>
+      refusals++ > 0
+        ? route.continue()
+        : route.fulfill({
+            status: 429,
+            headers: { 'retry-after': '1' },
+            contentType: 'application/json',
+            body: JSON.stringify({
+              error: {
+                code: 'RATE_LIMITED',
+                message: 'Rate limit of 100 requests per 60 seconds exceeded for this API key; retry in 1 seconds',
+              },
+            }),
+          }),
+    );
+    try {
+      await page.goto(`${session.origin}/contacts`);
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.innerText()).toMatch(/could not open your session: Rate limit of 100 requests .* tries again by itself in 1 s/);
+      await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
+      expect(refusals).toBe(2);
+    } finally {
+      await page.unroute('**/auth/session');
+    }
+
+    // A page's query refused the same way says so, not that the service could not be reached.
+    await page.route('**/graphql?*operationName=Contacts*', (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '7' },
+        contentType: 'application/json',
+        body: '{"error":{"code":"RATE_LIMITED"}}',
+      }),
+    );
+    try {
+      await page.reload();
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').innerText()).toBe(
+        'Too many requests from this session in the last minute; try again in 7 seconds.',
+      );
+    } finally {
+      await page.unroute('**/graphql?*operationName=Contacts*');
+    }
+    expect(opened.problems).toEqual([]);
   });
 });
