@@ -17,6 +17,7 @@ export const FAST_AUTOMATION_OPTIONS: AutomationWorkerOptions = {
   pollMs: 25,
   leaseMs: 10_000,
   batchSize: 50,
+  timeTriggersMs: 1_000,
   userAgent: 'messaging-crm/test',
 };
 
