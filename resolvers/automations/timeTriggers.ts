@@ -6,7 +6,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import type { Db } from '../shared/context.js';
 import { businessMinutesBetween, type BusinessHours } from '../workspace/businessHours.js';
-import { waitingOccasion, scheduleOccasion, type Occasion } from './run.js';
+import { scheduleOccasion, type Occasion } from './run.js';
 import type { ScheduleTrigger, WaitingTrigger } from './triggers.js';
 
 /** The waits one round looks at per rule; the others are found by the next rounds. */
@@ -14,12 +14,13 @@ const WAITS_PER_ROUND = 100;
 
 type TimedRule = { id: string; company_id: string; updated_at: Date };
 
-type Wait = { conversation_id: string; message_id: string; waiting_since: Date };
+/** A conversation waiting since its inbound message `messageId` (the first one after its last answer). */
+export type Wait = { conversationId: string; messageId: string; waitingSince: Date };
 
 /** Conversations (not closed) whose wait started at least `minutes` ago and fell due after `since`, not yet run on. */
-function waitsOlderThan(db: Db, rule: TimedRule, minutes: number, now: Date): Promise<Wait[]> {
+function waitsOlderThan(db: Db, rule: TimedRule, minutes: number, now: Date, since: Date): Promise<Wait[]> {
   return db.$queryRaw<Wait[]>`
-    SELECT c.id::text AS conversation_id, wait.id::text AS message_id, wait.created_at AS waiting_since
+    SELECT c.id::text AS "conversationId", wait.id::text AS "messageId", wait.created_at AS "waitingSince"
     FROM conversations c
     CROSS JOIN LATERAL (
       SELECT m.id, m.created_at FROM messages m
@@ -31,19 +32,23 @@ function waitsOlderThan(db: Db, rule: TimedRule, minutes: number, now: Date): Pr
       ORDER BY m.id LIMIT 1) wait
     WHERE c.company_id = ${rule.company_id}::uuid AND c.status <> 'closed'
       AND wait.created_at <= ${now}::timestamptz - ${minutes}::int * interval '1 minute'
-      AND wait.created_at >= ${rule.updated_at}::timestamptz - ${minutes}::int * interval '1 minute'
+      AND wait.created_at >= ${since}::timestamptz - ${minutes}::int * interval '1 minute'
       AND NOT EXISTS (SELECT 1 FROM automation_runs run WHERE run.rule_id = ${rule.id}::uuid AND run.event_id = 'waiting:' || wait.id::text)
     ORDER BY wait.id LIMIT ${WAITS_PER_ROUND}::int`;
 }
 
-/** The waits of a conversation.waiting rule due at `now`. With business_hours, only business minutes count: a wait
- * that started earlier has counted at least as many, so the oldest that is not due ends the list. */
-export async function dueWaits(db: Db, rule: TimedRule, trigger: WaitingTrigger, hours: BusinessHours, now: Date): Promise<Occasion[]> {
-  const waits = await waitsOlderThan(db, rule, trigger.minutes, now);
-  const due = trigger.business_hours
-    ? waits.filter((wait) => businessMinutesBetween(hours, wait.waiting_since, now) >= trigger.minutes)
-    : waits;
-  return due.map((wait) => waitingOccasion(rule.company_id, { conversationId: wait.conversation_id, messageId: wait.message_id }));
+/** The waits of a conversation.waiting rule due at `now` that fell due after `since` (the worker: when the rule was last
+ * saved; a dry run: ever). With business_hours, only business minutes count. */
+export async function dueWaits(
+  db: Db,
+  rule: TimedRule,
+  trigger: WaitingTrigger,
+  hours: BusinessHours,
+  now: Date,
+  since: Date = rule.updated_at,
+): Promise<Wait[]> {
+  const waits = await waitsOlderThan(db, rule, trigger.minutes, now, since);
+  return trigger.business_hours ? waits.filter((wait) => businessMinutesBetween(hours, wait.waitingSince, now) >= trigger.minutes) : waits;
 }
 
 /** The schedule's latest due minute at `now` in the time zone, when it fell due after the rule was last saved. */
@@ -52,6 +57,12 @@ export function dueMinute(trigger: ScheduleTrigger, timeZone: string, rule: Time
   const expression = CronExpressionParser.parse(trigger.cron, { tz: timeZone, currentDate: new Date(minuteStart + 1_000) });
   const due = expression.prev().toDate();
   return due.getTime() >= rule.updated_at.getTime() ? due : null;
+}
+
+/** The schedule's next `count` minutes after `now` in the time zone. */
+export function nextScheduledMinutes(trigger: ScheduleTrigger, timeZone: string, now: Date, count: number): Date[] {
+  const expression = CronExpressionParser.parse(trigger.cron, { tz: timeZone, currentDate: now });
+  return Array.from({ length: count }, () => expression.next().toDate());
 }
 
 /** The schedule's occasion due at `now`, if any (a missed minute, after a restart, fires once, late). */

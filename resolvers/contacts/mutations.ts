@@ -20,6 +20,7 @@ import {
 } from './channels.js';
 import { asContactRow, contactDetail, type ContactDetail } from './contacts.js';
 import { recordContactCreated } from './contactEvents.js';
+import { inTransaction } from '../shared/transaction.js';
 
 export const MAX_IMPORT_ROWS = 500;
 
@@ -92,7 +93,7 @@ export async function createContact(ctx: Context, input: Record<string, unknown>
   const { workspaceId } = requireActor(ctx);
   const contact = parseInput(createInput, input);
   const providers = await defaultProviders(ctx.prisma, workspaceId);
-  return refusingDuplicates(() => ctx.prisma.$transaction((tx) => insertContact(tx, workspaceId, contact, providers)));
+  return refusingDuplicates(() => inTransaction(ctx.prisma, (tx) => insertContact(tx, workspaceId, contact, providers)));
 }
 
 export async function updateContact(ctx: Context, input: Record<string, unknown>) {
@@ -156,7 +157,7 @@ export async function importContacts(ctx: Context, input: { contacts: unknown[] 
   for (const [index, row] of contacts.entries()) {
     try {
       const contact = parseInput(createInput, row);
-      const created = await refusingDuplicates(() => ctx.prisma.$transaction((tx) => insertContact(tx, workspaceId, contact, providers)));
+      const created = await refusingDuplicates(() => inTransaction(ctx.prisma, (tx) => insertContact(tx, workspaceId, contact, providers)));
       results.push({ index, status: 'created', contact: created, error: null });
     } catch (error) {
       // Anything but a domain error (the database went away) ends the import as a failed request; the rows

@@ -6,7 +6,7 @@ import { pageType } from '../shared/page.js';
 import { limitArg } from '../shared/pageLimit.js';
 import { createRule, deleteRule, getRule, listRules, updateRule } from '../../resolvers/automations/rules.js';
 import { listRuns, runSummaries } from '../../resolvers/automations/runs.js';
-import { dryRunRule, DRY_RUN_EVENTS, type DryRunResult } from '../../resolvers/automations/dryRun.js';
+import { dryRunRule, DRY_RUN_EVENTS, DRY_RUN_SCHEDULED_MINUTES, type DryRunResult } from '../../resolvers/automations/dryRun.js';
 import { MAX_ACTIONS, MAX_CONDITIONS, MAX_RULES_PER_WORKSPACE } from '../../resolvers/automations/ruleInput.js';
 
 const TRIGGER =
@@ -151,7 +151,7 @@ builder.mutationFields((t) => ({
   }),
   automationTest: t.field({
     type: DryRun,
-    description: `Dry run: checks the rule against the workspace's last ${DRY_RUN_EVENTS} events it could start on, or the one event given, and reports what it would do, doing nothing.`,
+    description: `Dry run: checks the rule against the workspace's last ${DRY_RUN_EVENTS} events it could start on, or the one event given (a conversation.waiting rule: the conversations waiting now; a schedule: its next ${DRY_RUN_SCHEDULED_MINUTES} due minutes), and reports what it would do, doing nothing.`,
     authScopes: { permission: 'automations' },
     args: { id: t.arg.id({ required: true }), event_id: t.arg.string({ required: false }) },
     resolve: (_root, args, ctx) => dryRunRule(ctx, { id: String(args.id), event_id: args.event_id }),

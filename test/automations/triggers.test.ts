@@ -205,3 +205,79 @@ describe('schedule', () => {
     );
   });
 });
+
+describe('dry runs of time triggers', () => {
+  it('try a waiting rule on the conversations waiting now, and a schedule on its next due minutes, doing nothing', async () => {
+    const ws = await world.workspace();
+    const [waited, fresh, answered] = [contact(), contact(), contact()];
+    const longAgo = new Date(Math.floor((Date.now() - 45 * MINUTE) / 1000) * 1000);
+    await say(ws, waited, 'Anyone there?', { at: longAgo });
+    await say(ws, fresh, 'Hello');
+    await say(ws, answered, 'Hi', { at: longAgo });
+    const reply = await sendJson(harness, 'POST', '/api/v1/messages', ws.apiKey, {
+      conversation_id: (await conversationOf(ws, answered)).id,
+      body: 'Hello, how can we help?',
+    });
+    expect(reply.status).toBe(201);
+    // Disabled, so that the worker (on its own clock) leaves them alone: the dry run works on disabled rules.
+    const waiting = await rule(ws, {
+      enabled: false,
+      trigger: { event: 'conversation.waiting', minutes: 30 },
+      actions: [{ type: 'note', body: 'Waiting' }],
+    });
+    const waitedConversation = await conversationOf(ws, waited);
+    const waitedMessage = await prisma.message.findFirstOrThrow({ where: { conversation_id: waitedConversation.id } });
+
+    const tried = await postJson(harness, `/api/v1/automations/${waiting.id}/test`, ws.apiKey, {});
+    expect(tried.status).toBe(200);
+    expect(tried.body).toEqual({
+      evaluated: 1,
+      matched: 1,
+      results: [
+        {
+          event_id: `waiting:${waitedMessage.id}`,
+          event_type: 'conversation.waiting',
+          created_at: longAgo.toISOString(),
+          matched: true,
+          actions: [{ type: 'note', body: 'Waiting' }],
+        },
+      ],
+    });
+    expect(await prisma.note.count({ where: { conversation_id: waitedConversation.id } })).toBe(0);
+    expect(await runs(waiting.id)).toEqual([]);
+    expectError(
+      await postJson(harness, `/api/v1/automations/${waiting.id}/test`, ws.apiKey, { event_id: `evt_${waitedMessage.id}` }),
+      400,
+      {
+        code: 'VALIDATION_ERROR',
+        details: { event_id: 'a conversation.waiting rule starts on time, not on an event: leave event_id out' },
+      },
+    );
+
+    // Weekdays 08:00–18:00 in Kolkata; the schedule fires daily at 09:00 there, so its weekday minutes are within hours.
+    const hours = await sendJson(harness, 'PATCH', '/api/v1/business-hours', ws.apiKey, {
+      time_zone: 'Asia/Kolkata',
+      hours: ALL_WEEK.slice(0, 5).map((weekday) => ({ weekday, start: '08:00', end: '18:00' })),
+    });
+    expect(hours.status).toBe(200);
+    const daily = await rule(ws, {
+      enabled: false,
+      trigger: { event: 'schedule', cron: '0 9 * * *' },
+      conditions: { all: [{ field: 'business_hours', operator: 'is', value: 'within' }] },
+      actions: [{ type: 'webhook', url: 'https://example.com/daily' }],
+    });
+    const scheduled = await postJson(harness, `/api/v1/automations/${daily.id}/test`, ws.apiKey, {});
+    expect(scheduled.status).toBe(200);
+    const results = (scheduled.body as { results: { event_id: string; created_at: string; matched: boolean }[] }).results;
+    expect(results).toHaveLength(10);
+    for (const [index, result] of results.entries()) {
+      const minute = new Date(result.created_at);
+      expect(result.event_id).toBe(`schedule:${result.created_at}`);
+      expect([minute.getUTCHours(), minute.getUTCMinutes()]).toEqual([3, 30]);
+      if (index > 0) expect(minute.getTime() - new Date(results[index - 1]!.created_at).getTime()).toBe(24 * 60 * MINUTE);
+      // 03:30 UTC is 09:00 the same day in Kolkata: Saturday and Sunday are outside the hours.
+      expect(result.matched).toBe(![0, 6].includes(minute.getUTCDay()));
+    }
+    expect(await runs(daily.id)).toEqual([]);
+  });
+});

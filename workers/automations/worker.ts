@@ -7,7 +7,14 @@
 import type { Logger } from 'pino';
 import type { Services } from '../../resolvers/shared/context.js';
 import { createOutboundClient } from '../../infra/net/outbound.js';
-import { eventOccasion, runRule, TRIGGERS_OF_EVENT, type Occasion, type WebhookPoster } from '../../resolvers/automations/run.js';
+import {
+  eventOccasion,
+  runRule,
+  waitingOccasion,
+  TRIGGERS_OF_EVENT,
+  type Occasion,
+  type WebhookPoster,
+} from '../../resolvers/automations/run.js';
 import { dueSchedule, dueWaits } from '../../resolvers/automations/timeTriggers.js';
 import { SCHEDULE_TRIGGER, WAITING_TRIGGER, type ScheduleTrigger, type WaitingTrigger } from '../../resolvers/automations/triggers.js';
 import { businessHoursOf } from '../../resolvers/workspace/businessHoursSettings.js';
@@ -79,7 +86,9 @@ export function startAutomationWorker(services: Services, options: AutomationWor
       const hours = await businessHoursOf(services.prisma, rule.company_id);
       const occasions: Occasion[] =
         rule.trigger_event === WAITING_TRIGGER
-          ? await dueWaits(services.prisma, rule, rule.trigger as WaitingTrigger, hours, at)
+          ? (await dueWaits(services.prisma, rule, rule.trigger as WaitingTrigger, hours, at)).map((wait) =>
+              waitingOccasion(rule.company_id, wait),
+            )
           : dueSchedule(rule, rule.trigger as ScheduleTrigger, hours, at);
       for (const occasion of occasions) await runRule(services, rule, occasion, postWebhook, at);
     }
