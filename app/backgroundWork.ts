@@ -35,6 +35,9 @@ export function agentOperations(services: Services): RunOperation {
 /** How often due sandbox template reviews are looked for: a review takes SANDBOX_TEMPLATE_REVIEW_MS, give or take this. */
 const TEMPLATE_REVIEW_POLL_MS = 500;
 
+/** How often the time-based automations (waits, schedules) look for what fell due: a schedule fires within 15 s of its minute. */
+const AUTOMATION_TIME_TRIGGERS_MS = 15_000;
+
 export type BackgroundWork = { webhooks: boolean; campaigns: boolean; agents: boolean; automations: boolean };
 
 export function startBackgroundWork(
@@ -73,6 +76,7 @@ export function startBackgroundWork(
         pollMs: settings.AUTOMATION_POLL_MS,
         leaseMs: settings.AUTOMATION_LEASE_MS,
         batchSize: 50,
+        timeTriggersMs: AUTOMATION_TIME_TRIGGERS_MS,
         userAgent: `messaging-crm/${context.version}`,
       },
       logger,

@@ -1,6 +1,6 @@
 // The production edge of the HTTP pipeline, built once from the settings: request logs and metrics, the
-// body-size limit, how long API keys are remembered, the rate limit (per key, and per client address on
-// key-less routes), failed sign-ins, GraphQL depth and cost limits, and the MCP session cap setting.
+// body-size limit, how long API keys are remembered, the rate limits (per key, per console session, and per client
+// address on key-less routes), failed sign-ins, GraphQL depth and cost limits, and the MCP session cap setting.
 // createApp places `beforeAuthentication` and `afterAuthentication` around the API-key check; the
 // transport-level parts (HTTPS only, time-outs, draining) live in infra/transport/.
 import type { Plugin } from 'graphql-yoga';
@@ -20,6 +20,7 @@ export type EdgeSettings = Pick<
   | 'MAX_BODY_BYTES'
   | 'API_KEY_CACHE_SECONDS'
   | 'RATE_LIMIT_PER_MINUTE'
+  | 'SESSION_RATE_LIMIT_PER_MINUTE'
   | 'REDIS_KEY_PREFIX'
   | 'GRAPHQL_MAX_DEPTH'
   | 'GRAPHQL_MAX_COST'
@@ -40,16 +41,23 @@ export type Edge = {
 };
 
 export function createEdge(settings: EdgeSettings, dependencies: { logger: Logger; redis?: Redis | null }): Edge {
-  const rateLimiter = createRateLimiter({
-    perMinute: settings.RATE_LIMIT_PER_MINUTE,
-    redis: dependencies.redis,
-    keyPrefix: settings.REDIS_KEY_PREFIX,
-  });
+  const rateLimiters = {
+    perKey: createRateLimiter({
+      perMinute: settings.RATE_LIMIT_PER_MINUTE,
+      redis: dependencies.redis,
+      keyPrefix: settings.REDIS_KEY_PREFIX,
+    }),
+    perSession: createRateLimiter({
+      perMinute: settings.SESSION_RATE_LIMIT_PER_MINUTE,
+      redis: dependencies.redis,
+      keyPrefix: `${settings.REDIS_KEY_PREFIX}:session`,
+    }),
+  };
   const clientOf = (request: Request, serverContext: unknown) => clientAddress(request, serverContext, settings.TRUST_PROXY);
   return {
     beforeAuthentication: [useRequestTelemetry(dependencies.logger), useBodySizeLimit(settings.MAX_BODY_BYTES)],
     afterAuthentication: [
-      useRateLimit(rateLimiter, {
+      useRateLimit(rateLimiters, {
         routes: KEYLESS_ROUTES,
         clientOf,
       }),

@@ -7,7 +7,7 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { Provider } from '@urql/preact';
 import { client } from './client.js';
 import type { JSX } from 'preact';
-import { canManage, loadSession, session, setupRequired, signOut, type Permission } from './session.js';
+import { canManage, loadSession, session, sessionDelay, setupRequired, signOut, type Permission } from './session.js';
 import { InvitePage, SetupPage, SignInPage } from './pages/people/auth.js';
 import { InboxPage } from './pages/conversations/inbox.js';
 import { ContactsPage } from './pages/contacts/contacts.js';
@@ -147,12 +147,23 @@ function SignedOut() {
   return <SignInPage />;
 }
 
+/** Until the session is read: why it is late, when the service refused or could not be reached, and when it is asked again. */
+function SessionLoading() {
+  const delay = sessionDelay.value;
+  if (!delay) return <p class="loading">Loading the console…</p>;
+  return (
+    <p class="error" role="alert">
+      The console could not open your session: {delay.message}. It tries again by itself in {delay.retrySeconds} s.
+    </p>
+  );
+}
+
 function App() {
   const { path } = useLocation();
   useEffect(() => {
     void loadSession();
   }, []);
-  if (session.value === undefined) return <p class="loading">Loading the console…</p>;
+  if (session.value === undefined) return <SessionLoading />;
   return session.value === null ? (
     <SignedOut />
   ) : (

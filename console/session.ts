@@ -43,15 +43,34 @@ async function answer(response: Response): Promise<unknown> {
   return body;
 }
 
+/** Why the session could not be read just now, and when the console asks again; null while nothing went wrong. */
+export const sessionDelay = signal<{ message: string; retrySeconds: number } | null>(null);
+
+/** Without a Retry-After (the service unreachable, or an answer that gives none), the console asks again after this. */
+const RETRY_SECONDS = 5;
+
+/** Reads the session; a refusal (the rate limit's 429, a 503) or an unreachable service is shown and the read is
+ * tried again after the answer's Retry-After, so the console never stays on "Loading" with nothing said. */
 export async function loadSession(): Promise<void> {
-  const response = await fetch('/auth/session', { credentials: 'same-origin' });
+  const response = await fetch('/auth/session', { credentials: 'same-origin' }).catch(() => null);
+  if (!response) return tryAgainLater('The service could not be reached', RETRY_SECONDS);
   if (response.status === 401) {
     const body = (await response.json()) as { error: ApiError };
     setupRequired.value = body.error.details?.['setup_required'] === true;
     session.value = null;
-    return;
+  } else if (response.ok) {
+    session.value = (await response.json()) as Session;
+  } else {
+    const body = (await response.json().catch(() => ({}))) as { error?: ApiError };
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return tryAgainLater(body.error?.message ?? response.statusText, retryAfter > 0 ? retryAfter : RETRY_SECONDS);
   }
-  session.value = (await answer(response)) as Session;
+  sessionDelay.value = null;
+}
+
+function tryAgainLater(message: string, retrySeconds: number): void {
+  sessionDelay.value = { message, retrySeconds };
+  setTimeout(() => void loadSession(), retrySeconds * 1000);
 }
 
 async function post(path: string, body: unknown): Promise<unknown> {

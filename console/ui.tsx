@@ -24,9 +24,15 @@ export function errorText(error: unknown): string {
   const combined = error as CombinedError;
   const first = combined.graphQLErrors?.[0];
   if (first) return detailed(first.message, first.extensions?.['details'] as Record<string, unknown> | undefined);
-  if (combined.networkError) return 'The service could not be reached. Check the connection and try again.';
+  if (combined.networkError) return networkErrorText(combined.response as Response | undefined);
   if (error instanceof Error) return error.message;
   return typeof error === 'string' ? error : 'Something went wrong.';
+}
+
+/** A refused request (the rate limit's 429 answers before GraphQL runs) is not a lost connection: say which it is. */
+function networkErrorText(response: Response | undefined): string {
+  if (response?.status !== 429) return 'The service could not be reached. Check the connection and try again.';
+  return `Too many requests from this session in the last minute; try again in ${response.headers.get('retry-after') ?? 'a few'} seconds.`;
 }
 
 function detailed(message: string, details: Record<string, unknown> | undefined): string {

@@ -22,6 +22,7 @@ import './messaging/inboundFailures.js';
 import './contacts/mutations.js';
 import './contacts/consent.js';
 import './contacts/channels.js';
+import './contacts/timeline.js';
 import './conversations/mutations.js';
 import './conversations/records.js';
 import './webhooks/webhooks.js';

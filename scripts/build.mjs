@@ -13,12 +13,16 @@
 // never loads @graphql-yoga/render-graphiql (30 MB of heap) nor renders the page per request.
 // A new embedded database, migrated, is written to dist/embedded-database.tar (app/embeddedTemplate.ts): a new
 // DATA_DIR starts as a copy of it rather than creating a database (PGlite's initdb), which is most of a first start.
-// `npm install` builds (postinstall); `npm start` builds again only when a source or a migration is newer than the
-// build (scripts/start.mjs).
+// `npm install` builds (postinstall); `npm start` and the tests build again only when a source or a migration is newer
+// than the build (scripts/buildFreshness.mjs).
 import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { buildIsOutdated } from './buildFreshness.mjs';
+
+// `--if-outdated` (the tests' global set-up): nothing to do when dist/ is newer than everything it was made from.
+if (process.argv.includes('--if-outdated') && !(await buildIsOutdated(`${process.cwd()}/`))) process.exit(0);
 
 /** Packages that read files next to their own code (WebAssembly, data, assets) or load optional native code. */
 const EXTERNAL = [

@@ -38,6 +38,15 @@ export type ContactInput = {
   wa_id?: string | null | undefined;
 };
 
+/** conversation: a conversation began; campaign: a campaign included the contact; appointment: an appointment was booked; consent: its marketing consent changed; note: a note was written on one of its conversations; tag: a tag was assigned. */
+export type ContactTimelineKind =
+  | 'appointment'
+  | 'campaign'
+  | 'consent'
+  | 'conversation'
+  | 'note'
+  | 'tag';
+
 export type HolidayInput = {
   /** YYYY-MM-DD. */
   date: string;
@@ -464,6 +473,15 @@ export type ContactQueryVariables = Exact<{
 
 
 export type ContactQuery = { contact: { company_id: string | null, conversation_count: number, created_at: string | null, email: string | null, id: string, image_url: string | null, last_message_at: string | null, metadata: unknown, name: string | null, notes: string | null, phone_number: string | null, profile_name: string | null, tags: Array<string> | null, updated_at: string | null, wa_id: string | null, marketing_consent: { source: string | null, status: string, updated_at: string | null } } | null };
+
+export type ContactTimelineQueryVariables = Exact<{
+  id: string;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type ContactTimelineQuery = { contactTimeline: { has_more: boolean, next_cursor: string | null, data: Array<{ at: string, id: string, kind: ContactTimelineKind, appointment: { appointment_type_id: string, appointment_type_name: string, end_at: string, id: string, notes: string | null, start_at: string, status: string } | null, campaign: { campaign_id: string, delivered_at: string | null, error_code: string | null, error_message: string | null, failed_at: string | null, message_id: string | null, name: string, read_at: string | null, sent_at: string | null, status: string, template_name: string } | null, consent: { id: string, message_id: string | null, previous_status: string | null, source: string, status: string } | null, conversation: { assigned_user_id: string | null, closed_at: string | null, created_at: string, id: string, last_message_at: string | null, provider: string, status: string } | null, note: { author_name: string | null, author_user_id: string | null, body: string, conversation_id: string, id: string } | null, tag: { color: string | null, id: string, name: string } | null }> } | null };
 
 export type ContactCreateMutationVariables = Exact<{
   name?: string | null | undefined;

@@ -55,7 +55,7 @@ export const AUTOMATIONS: readonly FacadeEntry[] = [
       name: 'automations_test',
       kind: 'read',
       description:
-        'Dry-run an automation rule on the last 100 events it could start on (or one event_id): which would match and what it would do. Nothing is done.',
+        'Dry-run an automation rule on the last 100 events it could start on (or one event_id; a conversation.waiting rule: the conversations waiting now; a schedule: its next 10 due minutes): which would match and what it would do. Nothing is done.',
     },
   },
 ];

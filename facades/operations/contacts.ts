@@ -75,6 +75,16 @@ export const CONTACTS: readonly FacadeEntry[] = [
     },
   },
   {
+    operation: 'ContactTimeline',
+    rest: [{ operationId: 'getContactTimeline', method: 'GET', path: '/contacts/{id}/timeline' }],
+    mcp: {
+      name: 'contacts_timeline',
+      kind: 'read',
+      description:
+        "A contact's whole story, newest first: conversations (when each began), campaigns it received (with its message's status), appointments (when booked), marketing consent changes, notes on its conversations and tags (when assigned). Each entry has kind, at, id and the item under the field named by its kind. Pass next_cursor as cursor for the next page.",
+    },
+  },
+  {
     operation: 'ContactUpdate',
     rest: [{ operationId: 'updateContact', method: 'PATCH', path: '/contacts/{id}', errors: ['CONFLICT'] }],
     mcp: {

@@ -85,6 +85,7 @@ const schema = z
     GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(1000),
     API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+    SESSION_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     REDIS_URL: z.string().url().optional(),
     REDIS_KEY_PREFIX: z.string().min(1).default('messaging-crm'),
     MCP_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(1).default(5),

@@ -14,6 +14,7 @@ import { assertWindowOpen, sendableConversation, type SendableConversation } fro
 import type { Action } from './ruleInput.js';
 import type { Subject } from './subject.js';
 import { assignInTurn } from './roundRobin.js';
+import { addTagToContact } from '../contacts/contactEvents.js';
 
 /** What is done after the run's commit. */
 export type AfterCommit = () => Promise<void>;
@@ -23,6 +24,7 @@ export type ActionScope = { tx: Db; services: Services; workspaceId: string; rul
 
 /** `{{contact.name}}`, `{{contact.email}}`, `{{contact.phone_number}}` and `{{contact.metadata.<path>}}` filled from the contact. */
 export function fillContactFields(text: string, contact: Subject['contact']): string {
+  if (!contact) return text;
   return text.replace(/\{\{\s*contact\.([A-Za-z0-9_.]+)\s*\}\}/g, (_whole, path: string) => {
     let node: unknown = contact;
     for (const key of path.split('.'))
@@ -31,21 +33,31 @@ export function fillContactFields(text: string, contact: Subject['contact']): st
   });
 }
 
+/** The subject's conversation; a rule whose trigger has none cannot be saved with an action on one (triggers.ts). */
+function conversationOf(scope: ActionScope) {
+  if (!scope.subject.conversation) throw new DomainError('VALIDATION_ERROR', "The rule's trigger has no conversation to act on");
+  return scope.subject.conversation;
+}
+
+function contactOf(scope: ActionScope) {
+  if (!scope.subject.contact) throw new DomainError('VALIDATION_ERROR', "The rule's trigger has no contact to act on");
+  return scope.subject.contact;
+}
+
 function changeConversation(scope: ActionScope, data: Prisma.ConversationUpdateInput) {
-  const { id } = scope.subject.conversation;
+  const { id } = conversationOf(scope);
   return changeInTransaction(scope.tx, scope.workspaceId, id, (tx) =>
     tx.conversation.update({ where: { id }, data, select: conversationViewSelect }),
   );
 }
 
-async function tagId(scope: ActionScope, name: string): Promise<string> {
-  const tag = await scope.tx.tag.upsert({
+function workspaceTag(scope: ActionScope, name: string): Promise<{ id: string; name: string }> {
+  return scope.tx.tag.upsert({
     where: { company_id_name: { company_id: scope.workspaceId, name } },
     create: { company_id: scope.workspaceId, name },
     update: {},
-    select: { id: true },
+    select: { id: true, name: true },
   });
-  return tag.id;
 }
 
 /** The recipient of an action's send on the subject's conversation, with its contact's consent for a template's check. */
@@ -53,7 +65,7 @@ type ActionRecipient = Omit<OutboundSend, 'content' | 'body' | 'template'> & { c
 
 /** The send of a message on the subject's conversation, under the rule: the checks of every send (sendable.ts). */
 async function outboundSend(scope: ActionScope, freeForm: boolean): Promise<ActionRecipient> {
-  const conversation = await sendableConversation(scope.tx, scope.services, scope.workspaceId, scope.subject.conversation.id);
+  const conversation = await sendableConversation(scope.tx, scope.services, scope.workspaceId, conversationOf(scope).id);
   if (freeForm) assertWindowOpen(conversation.window, Date.now());
   const { id: conversationId, provider, to, contact } = conversation;
   return { workspaceId: scope.workspaceId, sender: { type: 'automation', id: scope.ruleId }, conversationId, provider, to, contact };
@@ -77,19 +89,16 @@ export async function performAction(
   const { tx, subject } = scope;
   switch (action.type) {
     case 'add_tag':
-      await tx.customerTag.createMany({
-        data: [{ customer_id: subject.contact.id, tag_id: await tagId(scope, action.tag) }],
-        skipDuplicates: true,
-      });
+      await addTagToContact(tx, scope.workspaceId, contactOf(scope).id, await workspaceTag(scope, action.tag));
       return;
     case 'remove_tag':
       await tx.customerTag.deleteMany({
-        where: { customer_id: subject.contact.id, tag: { company_id: scope.workspaceId, name: action.tag } },
+        where: { customer_id: contactOf(scope).id, tag: { company_id: scope.workspaceId, name: action.tag } },
       });
       return;
     case 'assign': {
       if (action.team_id) {
-        const turn = { workspaceId: scope.workspaceId, conversationId: subject.conversation.id, teamId: action.team_id };
+        const turn = { workspaceId: scope.workspaceId, conversationId: conversationOf(scope).id, teamId: action.team_id };
         return assignInTurn(tx, { ...turn, capacity: action.capacity ?? null }, scope.now);
       }
       const user = await tx.user.findFirst({ where: { id: action.user_id ?? '', company_id: scope.workspaceId }, select: { id: true } });
@@ -111,14 +120,14 @@ export async function performAction(
       await tx.note.create({
         data: {
           company_id: scope.workspaceId,
-          conversation_id: subject.conversation.id,
+          conversation_id: conversationOf(scope).id,
           body: fillContactFields(action.body, subject.contact),
         },
       });
       return;
     case 'set_contact_field':
       await tx.customer.update({
-        where: { id: subject.contact.id },
+        where: { id: contactOf(scope).id },
         data: { [action.field]: fillContactFields(action.value, subject.contact) },
       });
       return;
@@ -140,8 +149,8 @@ export async function performAction(
         type: 'automation.webhook',
         rule_id: scope.ruleId,
         event_id: subject.eventId,
-        conversation_id: subject.conversation.id,
-        contact_id: subject.contact.id,
+        conversation_id: subject.conversation?.id ?? null,
+        contact_id: subject.contact?.id ?? null,
         message: subject.message ? { id: subject.message.id, text: subject.message.text } : null,
       });
       return () => postWebhook(action.url, body);

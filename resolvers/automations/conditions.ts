@@ -8,9 +8,10 @@ import type { Subject } from './subject.js';
 
 type Value = string | number | boolean | null;
 
-function fieldValue(subject: Subject, field: string): Value | Value[] {
+/** The field's value; undefined when the subject has not the part it is of (a schedule's contact). */
+function fieldValue(subject: Subject, field: string): Value | Value[] | undefined {
   if (field.startsWith('contact.metadata.')) {
-    let node: unknown = subject.contact.metadata;
+    let node: unknown = subject.contact?.metadata;
     for (const key of field.slice('contact.metadata.'.length).split('.')) {
       node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
     }
@@ -24,21 +25,23 @@ function fieldValue(subject: Subject, field: string): Value | Value[] {
     case 'message.first_of_conversation':
       return subject.message?.firstOfConversation ?? false;
     case 'contact.tags':
-      return subject.contact.tags;
+      return subject.contact?.tags;
     case 'contact.name':
-      return subject.contact.name;
+      return subject.contact?.name;
     case 'contact.email':
-      return subject.contact.email;
+      return subject.contact?.email;
     case 'contact.phone_number':
-      return subject.contact.phone_number;
+      return subject.contact?.phone_number;
     case 'conversation.status':
-      return subject.conversation.status;
+      return subject.conversation?.status;
     case 'conversation.assigned_user_id':
-      return subject.conversation.assigned_user_id;
+      return subject.conversation?.assigned_user_id;
     case 'conversation.channel':
-      return subject.conversation.provider;
+      return subject.conversation?.provider;
     case 'conversation.changes':
-      return subject.conversation.changes;
+      return subject.conversation?.changes;
+    case 'tag.name':
+      return subject.tag?.name ?? null;
     case 'business_hours':
       return subject.withinBusinessHours ? 'within' : 'outside';
     default:
@@ -79,7 +82,7 @@ function holdsFor(value: Value, condition: Condition): boolean {
 }
 
 export function conditionHolds(subject: Subject, condition: Condition): boolean {
-  const value = fieldValue(subject, condition.field);
+  const value = fieldValue(subject, condition.field) ?? null;
   if (!Array.isArray(value)) return holdsFor(value, condition);
   if (condition.operator === 'not_in') return value.every((item) => holdsFor(item, condition));
   return value.some((item) => holdsFor(item, condition));

@@ -12,10 +12,6 @@ export const MAX_CONDITIONS = 10;
 export const MAX_ACTIONS = 10;
 export const MAX_RULES_PER_WORKSPACE = 100;
 
-/** The events a rule may start on; each is an outbox event (or derived from one) the worker reads. */
-export const TRIGGER_EVENTS = ['message.received', 'conversation.created', 'conversation.updated'] as const;
-export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
-
 const text = (max: number) =>
   z
     .string({ message: 'is required' })
@@ -23,9 +19,7 @@ const text = (max: number) =>
     .min(1, { message: 'is required' })
     .max(max, { message: `must be at most ${max} characters` });
 
-export const trigger = z.object({ event: z.enum(TRIGGER_EVENTS, { message: `must be one of ${TRIGGER_EVENTS.join(', ')}` }) }).strict();
-
-/** The fields a condition reads; `contact.metadata.<path>` and `contact.fields.<name>` name a path of their own. */
+/** The fields a condition reads; `contact.metadata.<path>` names a path of its own. `tag.name`: the tag a tag.added rule starts on. */
 export const CONDITION_FIELDS = [
   'message.text',
   'message.language',
@@ -38,6 +32,7 @@ export const CONDITION_FIELDS = [
   'conversation.assigned_user_id',
   'conversation.channel',
   'conversation.changes',
+  'tag.name',
   'business_hours',
 ] as const;
 const METADATA_FIELD = /^contact\.metadata\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;

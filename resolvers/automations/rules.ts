@@ -1,5 +1,5 @@
 // Automation rules of the caller's workspace: create, list, get, update, delete, each rule checked whole
-// (ruleInput.ts) and at most MAX_RULES_PER_WORKSPACE per workspace (counted under a lock on the workspace's row,
+// (ruleInput.ts; an update as it will be stored, against its trigger: triggers.ts) and at most MAX_RULES_PER_WORKSPACE per workspace (counted under a lock on the workspace's row,
 // so two concurrent creations cannot pass the limit together).
 import { z } from 'zod';
 import type { Prisma } from '../../prisma/generated/prisma/client.js';
@@ -7,7 +7,16 @@ import { type Context, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { columnPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, uuid } from '../shared/validation.js';
-import { actions, conditions, MAX_RULES_PER_WORKSPACE, oncePerConversationHours, ruleName, trigger } from './ruleInput.js';
+import {
+  actions,
+  conditions,
+  MAX_RULES_PER_WORKSPACE,
+  oncePerConversationHours,
+  ruleName,
+  type Action,
+  type ConditionGroup,
+} from './ruleInput.js';
+import { assertRuleFitsTrigger, trigger, type Trigger } from './triggers.js';
 
 type Query = { select?: Prisma.AutomationRuleSelect; include?: Prisma.AutomationRuleInclude };
 
@@ -42,6 +51,7 @@ export async function findRule(ctx: Context, id: string, query: Query = {}) {
 export async function createRule(ctx: Context, input: Record<string, unknown>, query: Query = {}) {
   const { workspaceId } = requireActor(ctx);
   const rule = parseInput(createInput, input);
+  assertRuleFitsTrigger(rule);
   const { id } = await ctx.prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
     if ((await tx.automationRule.count({ where: { company_id: workspaceId } })) >= MAX_RULES_PER_WORKSPACE) {
@@ -81,7 +91,14 @@ export function getRule(ctx: Context, input: { id: string }, query: Query = {}) 
 
 export async function updateRule(ctx: Context, input: Record<string, unknown>, query: Query = {}) {
   const { id, ...changes } = parseInput(updateInput, input);
-  await findRule(ctx, id);
+  const stored = await findRule(ctx, id);
+  assertRuleFitsTrigger({
+    trigger: changes.trigger ?? (stored.trigger as Trigger),
+    conditions: changes.conditions ?? (stored.conditions as ConditionGroup),
+    actions: changes.actions ?? (stored.actions as Action[]),
+    once_per_conversation_hours:
+      changes.once_per_conversation_hours === undefined ? stored.once_per_conversation_hours : changes.once_per_conversation_hours,
+  });
   await ctx.prisma.automationRule.update({
     where: { id },
     data: {

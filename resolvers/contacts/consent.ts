@@ -1,7 +1,8 @@
 // A contact's marketing consent: opted_in, opted_out or unknown, with where it came from and when. Set by the
 // API or the console (contactConsentSet), by the contact's own keyword (resolvers/messaging/consentKeywords.ts)
 // and by the provider (Meta's 131050, resolvers/messaging/failureEffects.ts); every change records contact.consent
-// in its transaction. An opted-out contact gets no MARKETING template (assertMarketingAllowed).
+// and a consent_changes row (the timeline's history) in its transaction. An opted-out contact gets no MARKETING
+// template (assertMarketingAllowed).
 import { z } from 'zod';
 import type { Context, Db } from '../shared/context.js';
 import { requireActor } from '../shared/context.js';
@@ -45,6 +46,17 @@ export async function changeConsent(
     where: { id: change.contactId },
     data: { marketing_consent_status: change.status, marketing_consent_source: change.source, marketing_consent_updated_at: new Date() },
     select: { marketing_consent_status: true, marketing_consent_source: true, marketing_consent_updated_at: true },
+  });
+  await tx.consentChange.create({
+    data: {
+      company_id: change.workspaceId,
+      contact_id: change.contactId,
+      status: change.status,
+      previous_status: before.marketing_consent_status,
+      source: change.source,
+      message_id: change.messageId ?? null,
+      created_at: updated.marketing_consent_updated_at ?? new Date(),
+    },
   });
   await recordEvent(tx, {
     workspaceId: change.workspaceId,

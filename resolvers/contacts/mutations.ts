@@ -19,6 +19,8 @@ import {
   type DefaultProviders,
 } from './channels.js';
 import { asContactRow, contactDetail, type ContactDetail } from './contacts.js';
+import { recordContactCreated } from './contactEvents.js';
+import { inTransaction } from '../shared/transaction.js';
 
 export const MAX_IMPORT_ROWS = 500;
 
@@ -65,14 +67,14 @@ async function writeIdentities(db: Db, workspaceId: string, customerId: string, 
   }
 }
 
-/** Creates the contact; a new contact has no tags and no conversations yet. */
+/** Creates the contact (recording contact.created); a new contact has no tags and no conversations yet. */
 async function insertContact(db: Db, workspaceId: string, input: ContactInput, providers: DefaultProviders): Promise<ContactDetail> {
   const identities = CONTACT_FIELD_TYPES.flatMap((type) => {
     const value = input[MIRROR_COLUMN[type]];
     return value ? [{ type, value, provider: providers(type) }] : [];
   });
   const { phone_number, wa_id, email } = input;
-  // One Prisma write, a transaction of its own, creates the contact and its channels: a failure leaves neither.
+  // One write creates the contact and its channels, in the transaction that records its event: a failure leaves none.
   const created = await db.customer.create({
     data: {
       company_id: workspaceId,
@@ -83,6 +85,7 @@ async function insertContact(db: Db, workspaceId: string, input: ContactInput, p
       channels: await firstChannels(db, workspaceId, identities),
     },
   });
+  await recordContactCreated(db, workspaceId, created.id);
   return { ...asContactRow(created), tags: [], conversation_count: 0 };
 }
 
@@ -90,7 +93,7 @@ export async function createContact(ctx: Context, input: Record<string, unknown>
   const { workspaceId } = requireActor(ctx);
   const contact = parseInput(createInput, input);
   const providers = await defaultProviders(ctx.prisma, workspaceId);
-  return refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers));
+  return refusingDuplicates(() => inTransaction(ctx.prisma, (tx) => insertContact(tx, workspaceId, contact, providers)));
 }
 
 export async function updateContact(ctx: Context, input: Record<string, unknown>) {
@@ -154,7 +157,7 @@ export async function importContacts(ctx: Context, input: { contacts: unknown[] 
   for (const [index, row] of contacts.entries()) {
     try {
       const contact = parseInput(createInput, row);
-      const created = await refusingDuplicates(() => insertContact(ctx.prisma, workspaceId, contact, providers));
+      const created = await refusingDuplicates(() => inTransaction(ctx.prisma, (tx) => insertContact(tx, workspaceId, contact, providers)));
       results.push({ index, status: 'created', contact: created, error: null });
     } catch (error) {
       // Anything but a domain error (the database went away) ends the import as a failed request; the rows

@@ -3,6 +3,7 @@ import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { parseInput, uuid } from '../shared/validation.js';
+import { addTagToContact } from './contactEvents.js';
 
 type Query = { select?: Prisma.TagSelect; include?: Prisma.TagInclude };
 
@@ -35,17 +36,17 @@ export async function createTag(ctx: Context, input: z.input<typeof createInput>
 
 const assignmentInput = z.object({ customer_id: uuid, tag_id: uuid });
 
-/** Assigning an assigned tag, or unassigning an unassigned one, succeeds and changes nothing. */
+/** Assigning an assigned tag, or unassigning an unassigned one, succeeds and changes nothing (and records no tag.added). */
 export async function setTagAssignment(ctx: Context, assigned: boolean, input: z.input<typeof assignmentInput>) {
   const { workspaceId } = requireActor(ctx);
   const { customer_id, tag_id } = parseInput(assignmentInput, input);
   const [contact, tag] = await Promise.all([
     ctx.prisma.customer.findFirst({ where: { id: customer_id, company_id: workspaceId }, select: { id: true } }),
-    ctx.prisma.tag.findFirst({ where: { id: tag_id, company_id: workspaceId }, select: { id: true } }),
+    ctx.prisma.tag.findFirst({ where: { id: tag_id, company_id: workspaceId }, select: { id: true, name: true } }),
   ]);
   if (!contact) throw notFound('Customer');
   if (!tag) throw notFound('Tag');
-  if (assigned) await ctx.prisma.customerTag.createMany({ data: [{ customer_id, tag_id }], skipDuplicates: true });
+  if (assigned) await ctx.prisma.$transaction((tx) => addTagToContact(tx, workspaceId, customer_id, tag));
   else await ctx.prisma.customerTag.deleteMany({ where: { customer_id, tag_id } });
   return { customer_id, tag_id, assigned };
 }

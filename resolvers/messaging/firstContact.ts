@@ -10,6 +10,7 @@ import type { Integration } from '../../prisma/generated/prisma/client.js';
 import type { Context, Db } from '../shared/context.js';
 import { firstChannels, phoneNumber, bsuid, type Identity } from '../contacts/channels.js';
 import { openConversation } from './openConversation.js';
+import { recordContactCreated } from '../contacts/contactEvents.js';
 import { DomainError } from '../shared/errors.js';
 
 /** An E.164 phone number or a business-scoped user id. */
@@ -38,6 +39,20 @@ async function findContact(db: Db, workspaceId: string, match: Omit<Identity, 'p
     select: { customer_id: true },
   });
   return holder?.customer_id ?? null;
+}
+
+/** The contact of a first send to a new address (recording contact.created). */
+async function createContact(tx: Db, workspaceId: string, to: string, identities: Identity[]): Promise<string> {
+  const { id } = await tx.customer.create({
+    data: {
+      company_id: workspaceId,
+      ...(to.startsWith('+') ? { phone_number: to } : to.includes('.ENT.') ? {} : { bsuid: to }),
+      channels: await firstChannels(tx, workspaceId, identities),
+    },
+    select: { id: true },
+  });
+  await recordContactCreated(tx, workspaceId, id);
+  return id;
 }
 
 function windowNeverOpened(to: string): DomainError {
@@ -91,16 +106,7 @@ export async function conversationForRecipient(
         // Locks the contact's row as an inbound message does, so that the two open one conversation.
         const contactId = known
           ? (await tx.customer.update({ where: { id: known }, data: {}, select: { id: true } })).id
-          : (
-              await tx.customer.create({
-                data: {
-                  company_id: workspaceId,
-                  ...(to.startsWith('+') ? { phone_number: to } : to.includes('.ENT.') ? {} : { bsuid: to }),
-                  channels: await firstChannels(tx, workspaceId, create),
-                },
-                select: { id: true },
-              })
-            ).id;
+          : await createContact(tx, workspaceId, to, create);
         return (await openConversation(tx, workspaceId, contactId, integration)).id;
       });
     } catch (error) {

@@ -14,6 +14,7 @@ import { recordMessageEvent } from './messageEvents.js';
 import { INBOUND_STATUS } from './messageStatus.js';
 import { openConversation } from './openConversation.js';
 import { adoptReportedIdentities, claimIdentities, type ChannelType, type Identity } from '../contacts/channels.js';
+import { recordContactCreated } from '../contacts/contactEvents.js';
 import type { MessageEventData } from '../shared/views.js';
 import { parseInput, uuid } from '../shared/validation.js';
 import { enqueueAgentRun } from '../agent/runs.js';
@@ -128,6 +129,7 @@ async function upsertContact(tx: Db, workspaceId: string, provider: string, cont
       });
   if (!existing) await claimIdentities(tx, workspaceId, id, keys);
   await adoptReportedIdentities(tx, workspaceId, id, all, CURRENT_TYPES);
+  if (!existing) await recordContactCreated(tx, workspaceId, id);
   return id;
 }
 

@@ -58,7 +58,7 @@ function actingFor(ctx: Context, workspaceId: string): Context {
 
 /**
  * Runs `work` with a context whose database calls join one transaction: all of it is written or nothing. The
- * resolvers it runs must not open a transaction of their own (a transaction client has no $transaction).
+ * resolvers it runs join it rather than open their own (resolvers/shared/transaction.ts).
  */
 function inOneTransaction<Result>(ctx: Context, work: (scoped: Context) => Promise<Result>): Promise<Result> {
   return ctx.prisma.$transaction((tx) => work({ ...ctx, prisma: tx as PrismaClient }));

@@ -12,6 +12,8 @@ export const EVENT_TYPES = [
   'conversation.updated',
   'conversation.handoff',
   'contact.consent',
+  'contact.created',
+  'tag.added',
   'template.status',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -6,10 +6,11 @@ import { pageType } from '../shared/page.js';
 import { limitArg } from '../shared/pageLimit.js';
 import { createRule, deleteRule, getRule, listRules, updateRule } from '../../resolvers/automations/rules.js';
 import { listRuns, runSummaries } from '../../resolvers/automations/runs.js';
-import { dryRunRule, DRY_RUN_EVENTS, type DryRunResult } from '../../resolvers/automations/dryRun.js';
+import { dryRunRule, DRY_RUN_EVENTS, DRY_RUN_SCHEDULED_MINUTES, type DryRunResult } from '../../resolvers/automations/dryRun.js';
 import { MAX_ACTIONS, MAX_CONDITIONS, MAX_RULES_PER_WORKSPACE } from '../../resolvers/automations/ruleInput.js';
 
-const TRIGGER = 'When the rule runs: {"event": "message.received" | "conversation.created" | "conversation.updated"}.';
+const TRIGGER =
+  'When the rule runs: {"event": "message.received" | "conversation.created" | "conversation.updated" | "contact.created" | "tag.added"}, {"event": "conversation.waiting", "minutes": 1-10080, "business_hours"?: true} (an inbound message unanswered that long, once per wait), or {"event": "schedule", "cron": "0 9 * * 1-5"} (five fields, in the workspace\'s time zone, once per due minute). contact.created and tag.added have no conversation and schedule has nothing: actions and conditions on what the trigger has not are refused.';
 const CONDITIONS = `{"all": [...]} or {"any": [...]} of {field, operator, value} (a group may hold one level of groups), at most ${MAX_CONDITIONS}; {"all": []} always holds. {"field": "business_hours", "operator": "is", "value": "within" | "outside"} reads the workspace's business hours.`;
 const ACTIONS = `What the rule does, in order, 1 to ${MAX_ACTIONS}: add_tag {tag}, remove_tag {tag}, assign {user_id} or {team_id, strategy: "round_robin", capacity?}, set_status {status} or {status: "snoozed", until: ISO 8601 duration}, reply {text}, send_template {name, language, parameters}, agent {enabled}, note {body}, webhook {url}, set_contact_field {field, value}.`;
 const THROTTLE =
@@ -150,7 +151,7 @@ builder.mutationFields((t) => ({
   }),
   automationTest: t.field({
     type: DryRun,
-    description: `Dry run: checks the rule against the workspace's last ${DRY_RUN_EVENTS} events it could start on, or the one event given, and reports what it would do, doing nothing.`,
+    description: `Dry run: checks the rule against the workspace's last ${DRY_RUN_EVENTS} events it could start on, or the one event given (a conversation.waiting rule: the conversations waiting now; a schedule: its next ${DRY_RUN_SCHEDULED_MINUTES} due minutes), and reports what it would do, doing nothing.`,
     authScopes: { permission: 'automations' },
     args: { id: t.arg.id({ required: true }), event_id: t.arg.string({ required: false }) },
     resolve: (_root, args, ctx) => dryRunRule(ctx, { id: String(args.id), event_id: args.event_id }),

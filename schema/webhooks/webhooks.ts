@@ -3,6 +3,7 @@
 // webhookRotateSecret.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
+import { EVENT_TYPES } from '../../resolvers/shared/outbox.js';
 import { pageType } from '../shared/page.js';
 import {
   createWebhook,
@@ -114,6 +115,11 @@ const WebhookDeliveryList = pageType('WebhookDeliveryList', WebhookDelivery);
 const scope = { permission: 'webhooks' } as const;
 
 builder.queryFields((t) => ({
+  webhookEventTypes: t.stringList({
+    description: 'The event types a subscription can name in its `events`, so that a client offers each of them.',
+    authScopes: scope,
+    resolve: () => [...EVENT_TYPES],
+  }),
   webhooks: t.field({
     type: WebhookSubscriptionList,
     description: 'Every webhook subscription of the workspace, oldest first.',

@@ -78,7 +78,10 @@ describe('automations over REST', () => {
     const cases: [Record<string, unknown>, Record<string, string>][] = [
       [
         { ...REFUNDS, trigger: { event: 'message.sent' } },
-        { 'trigger.event': 'must be one of message.received, conversation.created, conversation.updated' },
+        {
+          'trigger.event':
+            'must be one of message.received, conversation.created, conversation.updated, contact.created, tag.added, conversation.waiting, schedule',
+        },
       ],
       [
         { ...REFUNDS, conditions: { all: [{ field: 'message.text', operator: 'like', value: 'x' }] } },

@@ -28,12 +28,12 @@ describe('running rules from the outbox', () => {
     const ws = await world.workspace();
     const refunds = await rule(ws, refundRule(ws.userId));
     const from = contact();
-    await say(ws, from, 'I would like a REFUND for my order', 'wamid.refund-twice');
+    await say(ws, from, 'I would like a REFUND for my order', { id: 'wamid.refund-twice' });
     const saidAt = Date.now();
     await expect.poll(async () => (await conversationOf(ws, from)).assigned_user_id, { timeout: 2_000, interval: 20 }).toBe(ws.userId);
     expect(Date.now() - saidAt).toBeLessThan(2_000);
     // The provider delivers the same message again: it is stored once, so the rule runs once.
-    await say(ws, from, 'I would like a REFUND for my order', 'wamid.refund-twice');
+    await say(ws, from, 'I would like a REFUND for my order', { id: 'wamid.refund-twice' });
     const conversation = await conversationOf(ws, from);
     expect(conversation.customer.tags.map((link) => link.tag.name)).toEqual(['refund']);
     await say(ws, from, 'Where is my parcel?');

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { projectPath } from '../../infra/paths.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -29,8 +30,9 @@ takeTurnsWithOtherWorkerFiles();
 takeTurnsWithOtherWorkerFiles(AGENT_WORKER_LOCK);
 const world = await openMessagingWorld('sandbox', { webhookTargets: createTargetGuard({ allowedHosts: LOCAL_RECEIVER_HOSTS }) });
 const h = world.harness;
-// Screenshots go to docs/console when SCREENSHOTS=docs/console (to refresh the README's), else to a temporary folder.
-const SCREENSHOTS = process.env['SCREENSHOTS'] ?? join(tmpdir(), 'messaging-crm-console');
+// Screenshots of moments go to docs/console with CONSOLE_SCREENSHOTS=1 (to refresh the README's), else to a temporary
+// folder; each page as it opens is test/console/everyPage.browser.test.ts's.
+const SCREENSHOTS = process.env['CONSOLE_SCREENSHOTS'] === '1' ? projectPath('docs/console') : join(tmpdir(), 'messaging-crm-console');
 mkdirSync(SCREENSHOTS, { recursive: true });
 
 let session: BrowserSession;
@@ -76,21 +78,6 @@ async function signedIn(width = 1440, path = '/inbox') {
   await signIn(opened.page, ownerEmail, PASSWORD, path);
   await opened.page.getByRole('button', { name: /Sign out/ }).waitFor();
   return opened;
-}
-
-/** Form controls and buttons without an accessible name, described for the failure message. */
-function unlabelledControls(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('input, select, textarea, button, a[href]')]
-      .filter((element) => {
-        if ((element as HTMLInputElement).type === 'hidden') return false;
-        const labels = (element as HTMLInputElement).labels;
-        const named = element.getAttribute('aria-label') ?? element.getAttribute('aria-labelledby') ?? element.getAttribute('title');
-        // textContent too: a control inside a closed <details> has no rendered text, but its content still names it.
-        return !(labels && labels.length > 0) && !named && !(element.innerText || element.textContent || '').trim();
-      })
-      .map((element) => element.outerHTML.slice(0, 120)),
-  );
 }
 
 function digits(): string {
@@ -258,35 +245,8 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     expect(problems).toEqual([]);
   });
 
-  it('labels every control of every page, at a phone’s and a desktop’s width, and reaches API keys by keyboard', async () => {
-    for (const width of [390, 1440]) {
-      const { page, problems } = await signedIn(width);
-      for (const [path, heading] of [
-        ['/inbox', 'Inbox'],
-        ['/contacts', 'Contacts'],
-        ['/settings/api-keys', 'API keys'],
-        ['/settings/webhooks', 'Webhooks'],
-        ['/settings/team', 'Team'],
-        ['/settings/integrations', 'Integrations'],
-        ['/settings/agent', 'AI agent'],
-        ['/settings/account', 'Account'],
-      ] as const) {
-        // Pages hold subscriptions open, so the network never goes idle: wait for the page's query instead.
-        const answered = path.endsWith('account')
-          ? null
-          : page.waitForResponse((response) => new URL(response.url()).pathname === '/graphql' && response.request().method() === 'GET');
-        await page.goto(`${session.origin}${path}`);
-        await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-        await answered;
-        await page.waitForFunction(() => !document.querySelector('.loading'));
-        expect(await unlabelledControls(page), path).toEqual([]);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-        await page.screenshot({ path: join(SCREENSHOTS, `${path.split('/').at(-1)}-${width}.png`), fullPage: true });
-      }
-      expect(problems).toEqual([]);
-    }
-
+  // Every page's labels, width and axe findings: test/console/everyPage.browser.test.ts.
+  it('reaches API keys from the inbox by keyboard', async () => {
     const { page } = await signedIn();
     await page.goto(`${session.origin}/inbox`);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
@@ -420,7 +380,7 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     const contacts = await h.fetch('/api/v1/contacts', { key });
     expect(contacts.status).toBe(200);
     await page.getByRole('row').filter({ hasText: 'Order system' }).waitFor();
-    await page.screenshot({ path: join(SCREENSHOTS, 'api-keys-1440.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'api-key-created-1440.png') });
     await page.reload();
     await page.getByRole('row').filter({ hasText: 'Order system' }).waitFor();
     expect(await page.getByTestId('secret').count()).toBe(0);

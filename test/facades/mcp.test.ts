@@ -142,7 +142,7 @@ describe.each(TRANSPORT_NAMES)('over %s', (transport) => {
       const tool = tools.find((candidate) => candidate.name === entry.name)!;
       // `conversations_messages` (issue 14) reads a conversation's messages: `messages` is its action.
       expect(tool.name).toMatch(
-        /^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver|schedule|start|pause|resume|messages|runs)$/,
+        /^[a-z]+(_[a-z]+)*_(list|search|get|create|update|delete|bulk_import|add|remove|close|reopen|assign|unassign|send|book|cancel|upload|summary|export|rotate_token|test|rotate_secret|redeliver|schedule|start|pause|resume|messages|runs|timeline)$/,
       );
       expect(tool.description).toBe(entry.description);
       expect(tool.annotations).toEqual(ANNOTATIONS[entry.kind]);

@@ -780,6 +780,7 @@ const samples = (): Record<string, Sample> => {
     searchContacts: { query: '?q=ada', badQuery: '?q=' },
     importContacts: { body: () => ({ contacts: [{ name: 'Imported' }, { email: 'nope' }] }), badBody: { contacts: 'everyone' } },
     getContact: contact,
+    getContactTimeline: { ...contact, query: '?limit=2', badQuery: '?cursor=x' },
     updateContact: {
       path: { id: records.writerId },
       foreign: { id: seed.foreignContactId },

@@ -87,8 +87,10 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
     const messages = await prisma.message.findMany({ where: { conversation_id: conversationId } });
     expect(messages).toMatchObject([{ direction: 'inbound', status: 'received', body: 'Is my order on its way?' }]);
 
-    const [event] = await events(ws);
-    expect(event?.type).toBe('message.received');
+    // A first message from a new number creates its contact first: contact.created, then message.received.
+    const [created, event] = await events(ws);
+    expect([created?.type, event?.type]).toEqual(['contact.created', 'message.received']);
+    expect(JSON.parse(created!.body).data.contact).toMatchObject({ wa_id: from, name: 'Ana Silva' });
     const envelope = JSON.parse(event!.body);
     expect(envelope.data.message).toEqual({
       id: messages[0]!.id,
@@ -112,7 +114,7 @@ describe.each(PROVIDERS)('messaging end to end on the %s provider', async (provi
 
     expect(await prisma.conversation.findMany({ where: { company_id: ws.workspaceId } })).toEqual(before);
     expect(await prisma.message.count({ where: { company_id: ws.workspaceId } })).toBe(1);
-    expect((await events(ws)).map((event) => event.type)).toEqual(['message.received']);
+    expect((await events(ws)).map((event) => event.type)).toEqual(['contact.created', 'message.received']);
   });
 
   it('sends a reply inside the window with status sent, then moves it sent → delivered → read with a message.status event per step', async () => {

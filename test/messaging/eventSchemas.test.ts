@@ -1,5 +1,5 @@
-// The events that messaging really records (an inbound WhatsApp message, then a reply moving through
-// sent → delivered → read) match the JSON Schemas that docs/webhooks publishes for receivers.
+// The events that messaging really records (an inbound WhatsApp message from a new number, then a reply moving
+// through sent → delivered → read) match the JSON Schemas that docs/webhooks publishes for receivers.
 import { describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
 import { openMessagingWorld } from '../support/messaging.js';
@@ -10,7 +10,7 @@ const world = await openMessagingWorld('sandbox');
 const prisma = world.harness.db.prisma;
 
 describe('recorded message events', () => {
-  it('validate against docs/webhooks/message.received, message.created and message.status schemas', async () => {
+  it('validate against docs/webhooks/contact.created, message.received, message.created and message.status schemas', async () => {
     const ws = await world.workspace();
     await world.webhook(
       inboundPayload(ws.phoneNumberId, { from: `1555${randomInt(1_000_000, 9_999_999)}`, text: 'Where is my parcel?' }),
@@ -31,6 +31,7 @@ describe('recorded message events', () => {
 
     const events = await prisma.event.findMany({ where: { company_id: ws.workspaceId }, orderBy: { id: 'asc' } });
     expect(events.map((event) => event.type)).toEqual([
+      'contact.created',
       'message.received',
       'message.created',
       'message.status',

@@ -76,7 +76,8 @@ describe('the WhatsApp provider webhook', async () => {
     expect(await written(ws)).toEqual(NOTHING);
 
     expect((await world.webhook(payload, ws.appSecret, { raw: pretty })).status).toBe(200);
-    expect(await written(ws)).toEqual({ customers: 1, conversations: 1, messages: 1, events: 1 });
+    // contact.created and message.received.
+    expect(await written(ws)).toEqual({ customers: 1, conversations: 1, messages: 1, events: 2 });
   });
 
   it('answers a body that is not a webhook envelope (not JSON, no entries, nested too deep) with 400 VALIDATION_ERROR', async () => {
@@ -214,7 +215,8 @@ describe('the WhatsApp provider webhook', async () => {
       world.webhook(inboundPayload(ws.phoneNumberId, { from }), ws.appSecret),
     ]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-    expect(await written(ws)).toEqual({ customers: 1, conversations: 1, messages: 3, events: 3 });
+    // One contact.created and a message.received per message.
+    expect(await written(ws)).toEqual({ customers: 1, conversations: 1, messages: 3, events: 4 });
   });
 
   // Two connections: only a PostgreSQL server has them (the embedded database is one session).

@@ -1,12 +1,14 @@
 // The per-key rate limit as clients meet it through the app (yoga.fetch): 100 requests per minute per API
 // key by default, one budget across GraphQL, REST (/api/…) and MCP (/mcp…), draft RateLimit headers on
 // every authenticated response, and the 101st request answered 429 with Retry-After and the spec's error.
+// A person signed in to the console counts per session, 600 a minute, apart from their keys.
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../app/createApp.js';
 import { createEdge } from '../../app/edge.js';
 import { createLogger } from '../../infra/observability/logger.js';
 import { loadSettings } from '../../infra/config/settings.js';
 import { openHarness } from '../support/harness.js';
+import { asPerson, ownerSession } from '../support/people.js';
 
 const harness = await openHarness();
 
@@ -92,5 +94,42 @@ describe('RATE_LIMIT_PER_MINUTE', () => {
       if (index === 0) expect(response.headers.get('ratelimit-policy')).toBe('"perkey";q=3;w=60');
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe('rate limit per console session (default 600 per minute)', () => {
+  it('gives a signed-in person a budget of 600 apart from their keys; the 601st request gets 429 naming the session', async () => {
+    const workspace = await harness.workspace();
+    const person = await ownerSession(harness, workspace);
+    // The owner's key spends its whole budget; the session is not touched by it.
+    for (let index = 0; index < 100; index++) await (await call(workspace.api_key, 'graphql')).body?.cancel();
+    expect((await call(workspace.api_key, 'graphql')).status).toBe(429);
+
+    const asConsole = () =>
+      harness.fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: person.cookie, 'x-csrf-token': person.csrf },
+        body: healthQuery,
+      });
+    const first = await asConsole();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"persession";q=600;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"persession";r=599;t=(60|59)$/);
+    for (let index = 1; index < 600; index++) {
+      const response = await asConsole();
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+    }
+    const refused = await asConsole();
+    expect(refused.status).toBe(429);
+    const seconds = Number(refused.headers.get('retry-after'));
+    expect((await refused.json()).error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: `Rate limit of 600 requests per 60 seconds exceeded for this console session; retry in ${seconds} seconds`,
+      details: { retry_after_seconds: seconds, limit: 600, window_seconds: 60 },
+    });
+    // Another session of the same person has its own budget.
+    const again = await ownerSession(harness, workspace);
+    expect((await asPerson(harness, again, '{ health { status } }')).status).toBe(200);
   });
 });

@@ -17,6 +17,7 @@ export const FAST_AUTOMATION_OPTIONS: AutomationWorkerOptions = {
   pollMs: 25,
   leaseMs: 10_000,
   batchSize: 50,
+  timeTriggersMs: 1_000,
   userAgent: 'messaging-crm/test',
 };
 
@@ -42,9 +43,9 @@ export async function openAutomationWorld(options: Partial<AutomationWorkerOptio
   /** A new contact's phone number. */
   const contact = () => `1555${randomInt(1_000_000, 9_999_999)}`;
 
-  /** The contact writes (through the provider callback); `id` repeats a delivery of the same provider message. */
-  async function say(ws: MessagingWorkspace, from: string, text: string, id?: string) {
-    const response = await world.webhook(inboundPayload(ws.phoneNumberId, { from, text, ...(id ? { id } : {}) }), ws.appSecret);
+  /** The contact writes (through the provider callback); `id` repeats a delivery of the same provider message, `at` is when it was sent. */
+  async function say(ws: MessagingWorkspace, from: string, text: string, sent: { id?: string; at?: Date } = {}) {
+    const response = await world.webhook(inboundPayload(ws.phoneNumberId, { from, text, ...sent }), ws.appSecret);
     expect(response.status).toBe(200);
   }
 

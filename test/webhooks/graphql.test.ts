@@ -72,12 +72,12 @@ describe('webhookCreate', () => {
     [
       ['message.deleted'],
       'events.0',
-      'must be one of message.received, message.status, message.created, conversation.updated, conversation.handoff, contact.consent, template.status',
+      'must be one of message.received, message.status, message.created, conversation.updated, conversation.handoff, contact.consent, contact.created, tag.added, template.status',
     ],
     [
       ['webhook.test'],
       'events.0',
-      'must be one of message.received, message.status, message.created, conversation.updated, conversation.handoff, contact.consent, template.status',
+      'must be one of message.received, message.status, message.created, conversation.updated, conversation.handoff, contact.consent, contact.created, tag.added, template.status',
     ],
   ])('refuses the events %j', async (events, field, reason) => {
     const { api_key } = await workspace();

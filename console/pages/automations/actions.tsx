@@ -1,18 +1,8 @@
 // A rule's trigger and its actions as forms: the trigger chosen from a select with its parameters, and the actions
-// as a list of typed forms (each an action row of choices.ts and its parameters), added, removed and reordered. The
-// API's refusal of a parameter shows beside it (actions.1.url), of the action itself above its form.
-import {
-  ACTIONS,
-  actionChoice,
-  newAction,
-  newTrigger,
-  triggerChoice,
-  TRIGGERS,
-  type ActionChoice,
-  type Lookups,
-  type Parameter,
-  type TriggerChoice,
-} from './choices.js';
+// as a list of typed forms (each an action row of choices.ts and its parameters), added, removed and reordered; one
+// ChoiceForm serves both. The API's refusal of a parameter shows beside it (actions.1.url), of the action itself
+// above its form.
+import { ACTIONS, actionChoice, newAction, newTrigger, triggerChoice, TRIGGERS, type Lookups, type Parameter } from './choices.js';
 import type { Problems } from './conditions.js';
 import { FieldError, LabelledField, ValueInput } from './inputs.js';
 
@@ -46,53 +36,84 @@ function ParameterInputs(
   );
 }
 
-/** What the table does not know yet (written through the API by a newer client) is still shown and kept. */
-function unknownTrigger(trigger: Values): TriggerChoice {
-  return { event: String(trigger['event']), label: String(trigger['event']), parameters: [] };
-}
+/** A row of the table a select picks from: a trigger or an action, with its parameters. */
+type Choice = { label: string; parameters: readonly Parameter[] };
 
-export function TriggerEditor(props: Shared & { trigger: Values; onChange: (trigger: Values) => void }) {
-  const { trigger, lookups, problems } = props;
-  const choice = triggerChoice(String(trigger['event'])) ?? unknownTrigger(trigger);
-  const choices = TRIGGERS.includes(choice) ? TRIGGERS : [...TRIGGERS, choice];
+/**
+ * A select over the rows of one table of choices.ts with the chosen row's parameters below it: the trigger, and
+ * each action. A row the table does not know yet (written through the API by a newer client) is still shown and kept.
+ */
+function ChoiceForm<Row extends Choice>(
+  props: Shared & {
+    path: string;
+    name: string;
+    /** The select's key under `path` (trigger.event, actions.0.type) and its label. */
+    selectKey: 'event' | 'type';
+    selectLabel: string;
+    rows: readonly Row[];
+    chosen: Row;
+    keyOf: (row: Row) => string;
+    error: string | undefined;
+    values: Values;
+    /** The values of a newly chosen row (its parameters' first values). */
+    fresh: (row: Row) => Values;
+    onChange: (values: Values) => void;
+  },
+) {
+  const { path, chosen, keyOf } = props;
+  const rows = props.rows.includes(chosen) ? props.rows : [...props.rows, chosen];
+  const id = `${path}.${props.selectKey}`;
   return (
-    <fieldset class="trigger">
-      <legend>When</legend>
-      <LabelledField id="trigger.event" label="Trigger" error={problems['trigger.event'] ?? problems['trigger']}>
+    <>
+      <LabelledField id={id} label={props.selectLabel} error={props.error}>
         <select
-          id="trigger.event"
-          value={choice.event}
-          onChange={(event) =>
-            props.onChange(
-              newTrigger(
-                choices.find((item) => item.event === event.currentTarget.value)!,
-                lookups,
-              ),
-            )
-          }
+          id={id}
+          value={keyOf(chosen)}
+          onChange={(event) => props.onChange(props.fresh(rows.find((row) => keyOf(row) === event.currentTarget.value)!))}
         >
-          {choices.map((item) => (
-            <option key={item.event} value={item.event}>
-              {item.label}
+          {rows.map((row) => (
+            <option key={keyOf(row)} value={keyOf(row)}>
+              {row.label}
             </option>
           ))}
         </select>
       </LabelledField>
       <ParameterInputs
-        parameters={choice.parameters}
-        values={trigger}
+        parameters={chosen.parameters}
+        values={props.values}
+        path={path}
+        name={props.name}
+        onChange={props.onChange}
+        lookups={props.lookups}
+        problems={props.problems}
+      />
+    </>
+  );
+}
+
+export function TriggerEditor(props: Shared & { trigger: Values; onChange: (trigger: Values) => void }) {
+  const { trigger, lookups, problems } = props;
+  const event = String(trigger['event']);
+  return (
+    <fieldset class="trigger">
+      <legend>When</legend>
+      <ChoiceForm
         path="trigger"
         name="Trigger"
+        selectKey="event"
+        selectLabel="Trigger"
+        rows={TRIGGERS}
+        chosen={triggerChoice(event) ?? { event, label: event, parameters: [] }}
+        keyOf={(row) => row.event}
+        error={problems['trigger.event'] ?? problems['trigger']}
+        values={trigger}
+        fresh={(row) => newTrigger(row, lookups)}
         onChange={props.onChange}
         lookups={lookups}
         problems={problems}
       />
     </fieldset>
   );
-}
-
-function unknownAction(action: Values): ActionChoice {
-  return { id: String(action['type']), type: String(action['type']), label: String(action['type']), parameters: [] };
 }
 
 export function ActionsEditor(props: Shared & { actions: Values[]; onChange: (actions: Values[]) => void }) {
@@ -109,38 +130,22 @@ export function ActionsEditor(props: Shared & { actions: Values[]; onChange: (ac
       <FieldError id="actions" error={problems['actions']} />
       {actions.length === 0 ? <p class="hint">Add at least one action.</p> : null}
       {actions.map((action, index) => {
-        const choice = actionChoice(action) ?? unknownAction(action);
-        const choices = ACTIONS.includes(choice) ? ACTIONS : [...ACTIONS, choice];
+        const type = String(action['type']);
         const path = `actions.${index}`;
         const name = `Action ${index + 1}`;
         return (
           <div class="action card" role="group" aria-label={name} key={index}>
-            <LabelledField id={`${path}.type`} label={`${name} type`} error={problems[`${path}.type`] ?? problems[path]}>
-              <select
-                id={`${path}.type`}
-                value={choice.id}
-                onChange={(event) =>
-                  replace(
-                    index,
-                    newAction(
-                      choices.find((item) => item.id === event.currentTarget.value)!,
-                      lookups,
-                    ),
-                  )
-                }
-              >
-                {choices.map((item) => (
-                  <option key={item.id} value={item.id}>
-                    {item.label}
-                  </option>
-                ))}
-              </select>
-            </LabelledField>
-            <ParameterInputs
-              parameters={choice.parameters}
-              values={action}
+            <ChoiceForm
               path={path}
               name={name}
+              selectKey="type"
+              selectLabel={`${name} type`}
+              rows={ACTIONS}
+              chosen={actionChoice(action) ?? { id: type, type, label: type, parameters: [] }}
+              keyOf={(row) => row.id}
+              error={problems[`${path}.type`] ?? problems[path]}
+              values={action}
+              fresh={(row) => newAction(row, lookups)}
               onChange={(values) => replace(index, values)}
               lookups={lookups}
               problems={problems}

@@ -67,6 +67,34 @@ export const TRIGGERS: readonly TriggerChoice[] = [
   { event: 'message.received', label: 'A customer message is received', parameters: [] },
   { event: 'conversation.created', label: 'A conversation starts (its first customer message)', parameters: [] },
   { event: 'conversation.updated', label: 'A conversation changes (status, assignee, AI agent)', parameters: [] },
+  {
+    event: 'conversation.waiting',
+    label: 'A customer waits for an answer',
+    parameters: [
+      { key: 'minutes', label: 'Minutes waited', input: { kind: 'number', min: 1 }, initial: 30, hint: 'From 1 to 10080 (a week).' },
+      {
+        key: 'business_hours',
+        label: 'Minutes counted',
+        input: { kind: 'yes_no', yes: 'Business hours only', no: 'All minutes' },
+        initial: false,
+      },
+    ],
+  },
+  { event: 'contact.created', label: 'A contact is created', parameters: [] },
+  { event: 'tag.added', label: 'A tag is put on a contact', parameters: [] },
+  {
+    event: 'schedule',
+    label: 'On a schedule',
+    parameters: [
+      {
+        key: 'cron',
+        label: 'Cron',
+        input: { kind: 'text', placeholder: '0 9 * * 1-5' },
+        initial: '0 9 * * 1-5',
+        hint: "Minute hour day-of-month month day-of-week, in the workspace's time zone. Only a webhook can act on a schedule.",
+      },
+    ],
+  },
 ];
 
 export const CONDITION_FIELDS: readonly FieldChoice[] = [
@@ -108,6 +136,7 @@ export const CONDITION_FIELDS: readonly FieldChoice[] = [
       ],
     },
   },
+  { field: 'tag.name', label: 'The tag put on (tag added)', operators: ['is', 'in', 'not_in'], value: { kind: 'tag' } },
   {
     field: 'conversation.changes',
     label: 'What changed (conversation changes)',

@@ -1,10 +1,12 @@
-// Contacts: search, and a contact's fields (editable), marketing consent, tags, channels and conversations.
+// Contacts: search, and a contact's fields (editable), marketing consent, tags, channels, conversations and its
+// timeline (the whole story, newest first).
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { Button, EmptyNote, ErrorNote, Field, Page, SearchList, Time, formValues } from '../../ui.js';
 import { ContactConsent, type MarketingConsent } from './consent.js';
+import { ContactTimeline } from './timeline.js';
 
 type Contact = {
   id: string;
@@ -111,7 +113,12 @@ function ContactDetail({ id }: { id: string }) {
     };
     tags: { tags: Tag[] };
   }>({ query: DETAIL, variables: { id } });
-  const refetch = () => refresh({ requestPolicy: 'network-only' });
+  // A change made here is new history: the timeline is read again from its first page.
+  const [changes, setChanges] = useState(0);
+  const refetch = () => {
+    refresh({ requestPolicy: 'network-only' });
+    setChanges((count) => count + 1);
+  };
   const [updating, update] = useMutation(UPDATE);
   const [tagging, tag] = useMutation(TAG);
   const [untagging, untag] = useMutation(UNTAG);
@@ -230,6 +237,7 @@ function ContactDetail({ id }: { id: string }) {
           ))}
         </ul>
       </section>
+      <ContactTimeline key={changes} id={id} />
     </section>
   );
 }

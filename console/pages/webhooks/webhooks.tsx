@@ -7,7 +7,8 @@ import { gql } from '@urql/core';
 import { useMutation, useQuery } from '@urql/preact';
 import { Button, EmptyNote, ErrorNote, Field, Page, ShownOnce, Time, checkedValues, formValues, ListTable } from '../../ui.js';
 
-const EVENTS = ['message.received', 'message.status', 'message.created'];
+/** What a new endpoint subscribes to unless changed: the message events. The list to choose from comes from the API. */
+const NEW_ENDPOINT_EVENTS = ['message.received', 'message.status', 'message.created'];
 
 type Subscription = {
   id: string;
@@ -36,6 +37,7 @@ const SUBSCRIPTION = 'id url events active disabled_reason failing_since created
 const LIST = gql`
   query Webhooks {
     webhooks { webhooks { ${SUBSCRIPTION} } }
+    webhookEventTypes
   }
 `;
 const CREATE = gql`
@@ -49,6 +51,7 @@ const CREATE = gql`
 const DETAIL = gql`
   query Webhook($id: ID!) {
     webhook(id: $id) { ${SUBSCRIPTION} }
+    webhookEventTypes
     webhookDeliveries(subscription_id: $id, limit: 50) {
       data { id event_type event_id status attempt_count last_status_code last_error next_attempt_at created_at attempts { id number started_at status_code duration_ms error } }
     }
@@ -88,11 +91,11 @@ function checkedEvents(form: HTMLFormElement): string[] {
   return checkedValues(form, 'events');
 }
 
-function EventChoices({ selected }: { selected: string[] }) {
+function EventChoices({ types, selected }: { types: string[]; selected: string[] }) {
   return (
     <fieldset>
       <legend>Events</legend>
-      {EVENTS.map((event) => (
+      {types.map((event) => (
         <label key={event} class="check">
           <input type="checkbox" name="events" value={event} defaultChecked={selected.includes(event)} /> {event}
         </label>
@@ -107,7 +110,7 @@ export function WebhooksPage() {
 }
 
 function WebhookList() {
-  const [listed, refresh] = useQuery<{ webhooks: { webhooks: Subscription[] } }>({ query: LIST });
+  const [listed, refresh] = useQuery<{ webhooks: { webhooks: Subscription[] }; webhookEventTypes: string[] }>({ query: LIST });
   const [creating, create] = useMutation<{ webhookCreate: { id: string; secret: string } }>(CREATE);
   const [secret, setSecret] = useState('');
   return (
@@ -136,7 +139,7 @@ function WebhookList() {
           placeholder="https://example.com/hooks/crm"
           hint="An https URL of your server; deliveries are signed with X-Service-Signature."
         />
-        <EventChoices selected={EVENTS} />
+        <EventChoices types={listed.data?.webhookEventTypes ?? NEW_ENDPOINT_EVENTS} selected={NEW_ENDPOINT_EVENTS} />
         <ErrorNote error={creating.error} />
         <Button type="submit" busy={creating.fetching}>
           Add endpoint
@@ -162,7 +165,11 @@ function WebhookList() {
 
 function WebhookDetail({ id }: { id: string }) {
   const { route } = useLocation();
-  const [result, refresh] = useQuery<{ webhook: Subscription | null; webhookDeliveries: { data: Delivery[] } }>({
+  const [result, refresh] = useQuery<{
+    webhook: Subscription | null;
+    webhookDeliveries: { data: Delivery[] };
+    webhookEventTypes: string[];
+  }>({
     query: DETAIL,
     variables: { id },
   });
@@ -198,7 +205,7 @@ function WebhookDetail({ id }: { id: string }) {
         }}
       >
         <Field label="URL" name="url" type="url" required defaultValue={subscription.url} />
-        <EventChoices selected={subscription.events} />
+        <EventChoices types={result.data?.webhookEventTypes ?? subscription.events} selected={subscription.events} />
         <p>
           Status: <strong>{subscription.active ? 'active' : `disabled (${subscription.disabled_reason ?? 'manual'})`}</strong>
           {subscription.failing_since ? (
