@@ -141,14 +141,16 @@ export async function embeddedSnapshot(): Promise<Blob> {
 function openPool(pool: pg.Pool, kind: Database['kind'], prepared: boolean, socketPath?: string): Database {
   const nameOf = prepared ? statementNamer() : undefined;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, nameOf ? { statementNameGenerator: nameOf } : {}) });
+  const notifications = poolListen(pool);
   return {
     prisma,
     sql: fromPgPool(pool, nameOf),
-    listen: poolListen(pool),
+    listen: notifications.listen,
     kind,
     socketPath,
     serveOthers() {},
     async close() {
+      notifications.close();
       await prisma.$disconnect();
       await pool.end();
     },

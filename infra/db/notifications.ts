@@ -75,7 +75,7 @@ type ListeningConnection = { client: pg.PoolClient; lost: boolean };
  * of the same pool. The connection is taken at the first LISTEN and closed after the last listener stops; when it
  * is lost, a new one LISTENs again on every channel followed and each listener is told `null`.
  */
-export function poolListen(pool: pg.Pool, onError: (error: unknown) => void = () => {}): Listen {
+export function poolListen(pool: pg.Pool, onError: (error: unknown) => void = () => {}): { listen: Listen; close(): void } {
   const listeners = new Map<string, Set<NotificationListener>>();
   let held: ListeningConnection | null = null;
   let steps: Promise<unknown> = Promise.resolve();
@@ -159,10 +159,17 @@ export function poolListen(pool: pg.Pool, onError: (error: unknown) => void = ()
     await connection.client.query(`UNLISTEN ${quoted(channel)}`).catch(() => undefined);
   }
 
-  return async (channel, listener) => {
-    // Each call is its own registration, even for a listener already registered: each stop removes its own.
-    const registered: NotificationListener = (payload) => listener(payload);
-    await serially(() => follow(channel, registered));
-    return () => serially(() => unfollow(channel, registered));
+  return {
+    listen: async (channel, listener) => {
+      // Each call is its own registration, even for a listener already registered: each stop removes its own.
+      const registered: NotificationListener = (payload) => listener(payload);
+      await serially(() => follow(channel, registered));
+      return () => serially(() => unfollow(channel, registered));
+    },
+    /** Ends the connection whatever still listens, so that closing the pool never waits for a listener left open. */
+    close() {
+      listeners.clear();
+      if (held) drop(held);
+    },
   };
 }
