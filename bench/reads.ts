@@ -16,6 +16,9 @@ export type Read = {
   baseline: boolean;
 };
 
+/** A year by day, 2024 (366 days, the longest range), in which bench/seed.ts dates everything. */
+const REPORT_YEAR = { from: '2024-01-01T00:00:00.000Z', to: '2025-01-01T00:00:00.000Z', interval: 'day' };
+
 const contract = new Map(restSurface(schema, FACADE_TABLE).routes.map((bound) => [bound.route.operationId, bound]));
 
 function routeOf(operationId: string) {
@@ -83,5 +86,8 @@ export async function readsFor(pool: pg.Pool, workspaceId: string, contacts: num
     read('conversations_list', 'listConversations', { status: 'active', limit: 20, before }, false),
     read('users', 'listUsers', {}, false),
     read('conversation_messages', 'listConversationMessages', { conversation_id: conversationId, limit: 50 }, false),
+    // The conversations report over a year by day (the seeded history lies in 2024): every conversation and
+    // message of the workspace is counted, with first responses and resolutions in calendar and business hours.
+    read('reports_year_by_day', 'getReportConversations', REPORT_YEAR, false),
   ];
 }

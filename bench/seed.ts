@@ -63,9 +63,11 @@ export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): 
     );
 
     await inChunks('conversations', plan.conversations, await count(sql, 'conversations', ws), async (from, to) => {
-      await sql.exec(`INSERT INTO conversations (id, company_id, customer_id, integration_id, provider, status, service_enabled, last_message_at, created_at, updated_at)
+      // A closed conversation (one in five) closed 1 to 48 hours after it opened: the reports' resolution times.
+      await sql.exec(`INSERT INTO conversations (id, company_id, customer_id, integration_id, provider, status, service_enabled, last_message_at, closed_at, created_at, updated_at)
         SELECT pg_temp.uuid7(c.created_at), c.company_id, c.id, '${plan.integrationId}', 'sandbox',
-               (ARRAY['active','active','active','pending','closed'])[1 + (n % 5)], n % 2 = 0, c.last_message_at, c.created_at, c.created_at
+               (ARRAY['active','active','active','pending','closed'])[1 + (n % 5)], n % 2 = 0, c.last_message_at,
+               CASE WHEN n % 5 = 4 THEN c.created_at + (1 + n % 48) * interval '1 hour' END, c.created_at, c.created_at
         FROM (SELECT c.*, row_number() OVER (ORDER BY c.id) - 1 AS n FROM customers c WHERE c.company_id = '${ws}' ORDER BY c.id OFFSET ${from % plan.contacts} LIMIT ${to - from}) AS c`);
     });
 

@@ -1099,7 +1099,7 @@ export type AvailabilityUpdateMutationVariables = Exact<{
 
 export type AvailabilityUpdateMutation = { availabilityUpdate: { id: string, name: string | null, availability: string } | null };
 
-export type ConversationFiguresFragment = { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null };
+export type ConversationFiguresFragment = { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, first_response_business_median_seconds: number | null, first_response_business_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null, resolution_business_median_seconds: number | null, resolution_business_p90_seconds: number | null };
 
 export type ReportConversationsQueryVariables = Exact<{
   from: string;
@@ -1107,18 +1107,20 @@ export type ReportConversationsQueryVariables = Exact<{
   interval?: ReportInterval | null | undefined;
   time_zone?: string | null | undefined;
   assignee_user_id?: string | null | undefined;
+  team_id?: string | null | undefined;
   tag_id?: string | null | undefined;
   channel?: string | null | undefined;
 }>;
 
 
-export type ReportConversationsQuery = { reportConversations: { from: string, to: string, interval: ReportInterval, time_zone: string, totals: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null }, previous: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null }, series: Array<{ start: string, figures: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null } }> } | null };
+export type ReportConversationsQuery = { reportConversations: { from: string, to: string, interval: ReportInterval, time_zone: string, totals: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, first_response_business_median_seconds: number | null, first_response_business_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null, resolution_business_median_seconds: number | null, resolution_business_p90_seconds: number | null }, previous: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, first_response_business_median_seconds: number | null, first_response_business_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null, resolution_business_median_seconds: number | null, resolution_business_p90_seconds: number | null }, series: Array<{ start: string, figures: { conversations_opened: number, conversations_closed: number, conversations_reopened: number, messages_in: number, messages_out: number, first_response_conversations: number, unanswered_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, first_response_business_median_seconds: number | null, first_response_business_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null, resolution_business_median_seconds: number | null, resolution_business_p90_seconds: number | null } }> } | null };
 
 export type ReportPeopleQueryVariables = Exact<{
   from: string;
   to: string;
   time_zone?: string | null | undefined;
   assignee_user_id?: string | null | undefined;
+  team_id?: string | null | undefined;
   tag_id?: string | null | undefined;
   channel?: string | null | undefined;
 }>;
@@ -1130,6 +1132,7 @@ export type ReportAgentQueryVariables = Exact<{
   from: string;
   to: string;
   assignee_user_id?: string | null | undefined;
+  team_id?: string | null | undefined;
   tag_id?: string | null | undefined;
   channel?: string | null | undefined;
 }>;
@@ -1149,6 +1152,7 @@ export type ReportTemplatesQueryVariables = Exact<{
   from: string;
   to: string;
   assignee_user_id?: string | null | undefined;
+  team_id?: string | null | undefined;
   tag_id?: string | null | undefined;
   channel?: string | null | undefined;
 }>;

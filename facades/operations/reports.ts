@@ -1,7 +1,7 @@
 // Where the reports operations (reports.graphql) are exposed: one GET route and one read tool per report.
 import type { FacadeEntry } from '../core/table.js';
 
-const FILTERS = '[from, to) in the workspace time zone (or time_zone), optionally by assignee_user_id, tag_id, channel';
+const FILTERS = '[from, to) in the workspace time zone (or time_zone), optionally by assignee_user_id, team_id, tag_id, channel';
 
 export const REPORTS: readonly FacadeEntry[] = [
   {
@@ -10,7 +10,7 @@ export const REPORTS: readonly FacadeEntry[] = [
     mcp: {
       name: 'reports_conversations_summary',
       kind: 'read',
-      description: `Conversations opened, closed, reopened, messages in and out, first response and resolution time (median, p90) over ${FILTERS}: totals, the previous period and a series by interval (hour, day, week).`,
+      description: `Conversations opened, closed, reopened, messages in and out, first response and resolution time (median, p90; calendar and business hours) over ${FILTERS}: totals, the previous period and a series by interval (hour, day, week).`,
     },
   },
   {

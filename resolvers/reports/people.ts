@@ -1,9 +1,10 @@
 // The per-person table: for each member of the workspace, the conversations they handled in the range (wrote
 // at least one reply), the first responses they gave (median, p90), the resolution of the conversations
 // assigned to them that closed in the range (median, p90), and the conversations assigned to them open now.
+// With a team filter, the rows are the team's members.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Context } from '../shared/context.js';
-import { firstResponses, percentiles, reportScope, scopedConversations, type ReportInput } from './scope.js';
+import { firstResponses, inScopeTeam, percentiles, reportScope, scopedConversations, type ReportInput } from './scope.js';
 
 export type PersonFigures = {
   user_id: string;
@@ -47,6 +48,7 @@ export async function peopleReport(ctx: Context, input: ReportInput): Promise<Pe
     FROM users u LEFT JOIN facts f ON f.user_id = u.id::text
     WHERE u.company_id = ${scope.workspaceId}::uuid AND (u.status = 'active' OR f.kind IS NOT NULL)
       AND (${scope.assigneeUserId}::uuid IS NULL OR u.id = ${scope.assigneeUserId}::uuid)
+      AND ${inScopeTeam(scope, Prisma.sql`u.id`)}
     GROUP BY u.id, u.name, u.email
     ORDER BY u.name NULLS LAST, u.email`;
 }

@@ -1,10 +1,12 @@
 // What every report is asked for: a range [from, to) read in a time zone (the workspace's unless given), an
-// interval for its series, and filters that narrow the conversations counted (assignee, contact tag, channel).
+// interval for its series, and filters that narrow the conversations counted (assignee, team, contact tag,
+// channel).
 // Also the conversations those filters leave, as one SQL fragment every report query starts from.
 import { DateTime, IANAZone } from 'luxon';
 import { z } from 'zod';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
+import { invalid } from '../shared/errors.js';
 import { instant, parseInput, uuid } from '../shared/validation.js';
 
 export const REPORT_INTERVALS = ['hour', 'day', 'week'] as const;
@@ -23,6 +25,7 @@ const reportInput = z
       .refine((zone) => IANAZone.isValidZone(zone), { message: 'must be an IANA time zone such as Europe/Lisbon' })
       .nullish(),
     assignee_user_id: uuid.nullish(),
+    team_id: uuid.nullish(),
     tag_id: uuid.nullish(),
     channel: z.string().trim().min(1, { message: 'must not be empty' }).max(50, { message: 'must be at most 50 characters' }).nullish(),
   })
@@ -41,6 +44,7 @@ export type ReportScope = {
   interval: ReportInterval;
   timeZone: string;
   assigneeUserId: string | null;
+  teamId: string | null;
   tagId: string | null;
   channel: string | null;
 };
@@ -48,7 +52,14 @@ export type ReportScope = {
 export async function reportScope(ctx: Context, input: ReportInput): Promise<ReportScope> {
   const { workspaceId } = requireActor(ctx);
   const parsed = parseInput(reportInput, input);
-  const workspace = await ctx.prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { time_zone: true } });
+  const teamId = parsed.team_id ?? null;
+  const [workspace, team] = await Promise.all([
+    ctx.prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { time_zone: true } }),
+    teamId ? ctx.prisma.team.findFirst({ where: { id: teamId, company_id: workspaceId }, select: { id: true } }) : null,
+  ]);
+  // A team filter is a choice from the workspace's teams: an unknown or foreign one is a wrong request, not an
+  // empty report (as an assignment to another workspace's user is refused).
+  if (teamId && !team) throw invalid({ team_id: 'must be the id of a team of this workspace' });
   return {
     workspaceId,
     from: parsed.from,
@@ -56,6 +67,7 @@ export async function reportScope(ctx: Context, input: ReportInput): Promise<Rep
     interval: parsed.interval ?? 'day',
     timeZone: parsed.time_zone ?? workspace.time_zone,
     assigneeUserId: parsed.assignee_user_id ?? null,
+    teamId,
     tagId: parsed.tag_id ?? null,
     channel: parsed.channel ?? null,
   };
@@ -83,6 +95,12 @@ export function bucketOf(scope: ReportScope, at: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(date_trunc(${scope.interval}, ${at} AT TIME ZONE ${scope.timeZone}) AT TIME ZONE ${scope.timeZone})`;
 }
 
+/** SQL: whether the user `userId` (a uuid column) is a member of the scope's team now; true without a team filter. */
+export function inScopeTeam(scope: ReportScope, userId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${scope.teamId}::uuid IS NULL OR EXISTS (
+    SELECT 1 FROM team_members tm WHERE tm.team_id = ${scope.teamId}::uuid AND tm.user_id = ${userId}))`;
+}
+
 /** SQL: `scoped`, the workspace's conversations that the filters leave (id, customer, assignee, times). */
 export function scopedConversations(scope: ReportScope): Prisma.Sql {
   return Prisma.sql`scoped AS (
@@ -90,6 +108,7 @@ export function scopedConversations(scope: ReportScope): Prisma.Sql {
     FROM conversations c
     WHERE c.company_id = ${scope.workspaceId}::uuid
       AND (${scope.assigneeUserId}::uuid IS NULL OR c.assigned_user_id = ${scope.assigneeUserId}::uuid)
+      AND ${inScopeTeam(scope, Prisma.sql`c.assigned_user_id`)}
       AND (${scope.channel}::text IS NULL OR c.provider = ${scope.channel}::text)
       AND (${scope.tagId}::uuid IS NULL OR EXISTS (
         SELECT 1 FROM customer_tags ct WHERE ct.customer_id = c.customer_id AND ct.tag_id = ${scope.tagId}::uuid))

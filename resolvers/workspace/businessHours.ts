@@ -13,7 +13,7 @@ export type BusinessHours = { time_zone: string; hours: AvailabilityWindow[]; ho
 export const AROUND_THE_CLOCK: AvailabilityWindow[] = WEEKDAYS.map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
 
 /** The business-hours intervals that touch [from, to), whole, in time order; a window starting on a holiday is left out. */
-function openIntervals(hours: BusinessHours, from: Date, to: Date): Interval[] {
+export function openIntervals(hours: BusinessHours, from: Date, to: Date): Interval[] {
   const holidays = new Set(hours.holidays.map((holiday) => holiday.date));
   return availabilityIntervals(hours.hours, hours.time_zone, from, to).filter(
     (interval) => !holidays.has(DateTime.fromMillis(interval.start, { zone: hours.time_zone }).toISODate() ?? ''),

@@ -1,6 +1,6 @@
 // Reports: the figures a team lead reads (conversations, response times, the AI agent, campaigns, templates,
-// each person), for a range in the workspace's time zone, by interval, narrowed by assignee, contact tag or
-// channel. Definitions: docs/reports.md. Every number the console's /reports pages show comes from here.
+// each person), for a range in the workspace's time zone, by interval, narrowed by assignee, team, contact tag
+// or channel. Definitions: docs/reports.md. Every number the console's /reports pages show comes from here.
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import { EMAIL } from '../shared/jsonSchemaHints.js';
@@ -35,11 +35,27 @@ const Figures = builder.objectRef<ConversationFigures>('ConversationFigures').im
       'first_response_p90_seconds',
       seconds('90th percentile of first response time (calendar time)'),
     ),
+    first_response_business_median_seconds: t.exposeFloat(
+      'first_response_business_median_seconds',
+      seconds("Median first response time counted in the workspace's business hours only"),
+    ),
+    first_response_business_p90_seconds: t.exposeFloat(
+      'first_response_business_p90_seconds',
+      seconds("90th percentile of first response time counted in the workspace's business hours only"),
+    ),
     resolution_conversations: t.exposeInt('resolution_conversations', {
       description: 'The conversations closed in the period: resolution times come from them.',
     }),
     resolution_median_seconds: t.exposeFloat('resolution_median_seconds', seconds('Median resolution time (calendar time)')),
     resolution_p90_seconds: t.exposeFloat('resolution_p90_seconds', seconds('90th percentile of resolution time (calendar time)')),
+    resolution_business_median_seconds: t.exposeFloat(
+      'resolution_business_median_seconds',
+      seconds("Median resolution time counted in the workspace's business hours only"),
+    ),
+    resolution_business_p90_seconds: t.exposeFloat(
+      'resolution_business_p90_seconds',
+      seconds("90th percentile of resolution time counted in the workspace's business hours only"),
+    ),
   }),
 });
 
@@ -185,6 +201,9 @@ builder.queryFields((t) => {
     interval: t.arg({ type: Interval, description: 'The series interval; default day.' }),
     time_zone: t.arg.string({ description: "An IANA time zone; default the workspace's." }),
     assignee_user_id: t.arg.id({ description: 'Only conversations assigned to this user now.' }),
+    team_id: t.arg.id({
+      description: 'Only conversations assigned now to a member of this team (and, in the per-person table, only its members).',
+    }),
     tag_id: t.arg.id({ description: 'Only conversations of contacts with this tag.' }),
     channel: t.arg.string({ description: "Only conversations of this channel (the conversation's provider, e.g. whatsapp)." }),
   };
@@ -193,7 +212,7 @@ builder.queryFields((t) => {
     reportConversations: t.field({
       ...report(
         Report,
-        'Conversations opened, closed, reopened, messages, first response and resolution times: totals, previous period, series.',
+        'Conversations opened, closed, reopened, messages, first response and resolution times (calendar and business hours): totals, previous period, series.',
       ),
       resolve: (_root, input, ctx) => conversationsReport(ctx, input),
     }),

@@ -1,7 +1,7 @@
 // Reports through GraphQL on a workspace with a known history (seed.ts): first response and resolution
 // medians and p90s (10 conversations answered after 1…10 minutes → 5.5 and 9.1 minutes), opened, closed and
 // reopened counts, messages, the series in the report's time zone, the previous period, the filters, the
-// per-person table, the AI agent, campaigns and templates — only from the caller's workspace, only with the
+// per-person table, the AI agent, campaigns and templates (business hours: businessHours.test.ts) — only from the caller's workspace, only with the
 // `analytics` scope, and clear 400s for ranges and zones that cannot be read.
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
@@ -10,18 +10,20 @@ import { AGENT_WEEK, CAMPAIGN_WEEK, RESPONSE_WEEK, seedReports } from './seed.js
 
 const harness = await openHarness();
 const { data, error } = graphqlCalls(harness);
-const { workspace, maya, leo, vip, campaign } = await seedReports(harness, 'Reports shop');
+const { workspace, maya, leo, vip, front, campaign } = await seedReports(harness, 'Reports shop');
 // The same history in a second workspace: none of it may reach the first one's figures.
-await seedReports(harness, 'Reports twin');
+const twin = await seedReports(harness, 'Reports twin');
 const key = workspace.api_key;
 
 const FIGURES = `conversations_opened conversations_closed conversations_reopened messages_in messages_out
   first_response_conversations unanswered_conversations first_response_median_seconds first_response_p90_seconds
-  resolution_conversations resolution_median_seconds resolution_p90_seconds`;
+  first_response_business_median_seconds first_response_business_p90_seconds
+  resolution_conversations resolution_median_seconds resolution_p90_seconds
+  resolution_business_median_seconds resolution_business_p90_seconds`;
 const CONVERSATIONS = `query($from: DateTime!, $to: DateTime!, $interval: ReportInterval, $time_zone: String,
-  $assignee_user_id: ID, $tag_id: ID, $channel: String) {
+  $assignee_user_id: ID, $team_id: ID, $tag_id: ID, $channel: String) {
   reportConversations(from: $from, to: $to, interval: $interval, time_zone: $time_zone,
-    assignee_user_id: $assignee_user_id, tag_id: $tag_id, channel: $channel) {
+    assignee_user_id: $assignee_user_id, team_id: $team_id, tag_id: $tag_id, channel: $channel) {
     from to interval time_zone totals { ${FIGURES} } previous { ${FIGURES} } series { start figures { ${FIGURES} } } } }`;
 
 async function conversations(variables: Record<string, unknown>) {
@@ -41,10 +43,15 @@ describe('conversations report', () => {
       unanswered_conversations: 0,
       first_response_median_seconds: 330,
       first_response_p90_seconds: 546,
+      // No business hours set: open around the clock, so business time is calendar time.
+      first_response_business_median_seconds: 330,
+      first_response_business_p90_seconds: 546,
       // Resolutions of 1, 2, 3 and 4 hours.
       resolution_conversations: 4,
       resolution_median_seconds: 9000,
       resolution_p90_seconds: 13_320,
+      resolution_business_median_seconds: 9000,
+      resolution_business_p90_seconds: 13_320,
     });
     expect(report).toMatchObject({ interval: 'day', time_zone: 'UTC', from: RESPONSE_WEEK.from, to: RESPONSE_WEEK.to });
   });
@@ -74,13 +81,24 @@ describe('conversations report', () => {
     expect(weekly.series[0].figures).toEqual(weekly.totals);
   });
 
-  it('narrows by assignee, contact tag and channel', async () => {
+  it('narrows by assignee, team, contact tag and channel', async () => {
     const leos = await conversations({ assignee_user_id: leo.id });
     expect(leos.totals).toMatchObject({ conversations_opened: 5, first_response_median_seconds: 480, resolution_conversations: 0 });
     const vips = await conversations({ tag_id: vip.id });
     expect(vips.totals).toMatchObject({ conversations_opened: 3, first_response_median_seconds: 120, first_response_p90_seconds: 168 });
     const whatsapp = await conversations({ channel: 'whatsapp' });
     expect(whatsapp.totals).toMatchObject({ conversations_opened: 1, messages_out: 2, first_response_median_seconds: 600 });
+    // Front's one member is Leo: the team's conversations are his.
+    const fronts = await conversations({ team_id: front.id });
+    expect(fronts.totals).toEqual(leos.totals);
+  });
+
+  it("refuses a team that is not one of the workspace's with a 400 naming team_id", async () => {
+    const reason = { team_id: 'must be the id of a team of this workspace' };
+    const foreign = await error(key, CONVERSATIONS, { ...RESPONSE_WEEK, team_id: twin.front.id });
+    expect(foreign).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: reason });
+    const unknown = await error(key, CONVERSATIONS, { ...RESPONSE_WEEK, team_id: '0190e7a0-0000-7000-8000-000000000000' });
+    expect(unknown).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: reason });
   });
 
   it('counts a close then a reopen made through the API as one reopening and no closing', async () => {
@@ -132,6 +150,16 @@ describe('per-person table', () => {
       resolution_p90_seconds: 13_320,
       open_now: 1,
     });
+  });
+
+  it("keeps only the team's members with a team filter", async () => {
+    const { reportPeople } = await data(
+      key,
+      `query($from: DateTime!, $to: DateTime!, $team_id: ID) { reportPeople(from: $from, to: $to, team_id: $team_id) {
+        rows { user_id conversations_handled first_response_median_seconds } } }`,
+      { ...RESPONSE_WEEK, team_id: front.id },
+    );
+    expect(reportPeople.rows).toEqual([{ user_id: leo.id, conversations_handled: 5, first_response_median_seconds: 480 }]);
   });
 });
 

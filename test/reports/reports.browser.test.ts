@@ -1,6 +1,7 @@
 // The Reports page in Chromium on a workspace with a known history (seed.ts): for the response week the overview
 // cards show 10 opened, 4 closed and first responses of 5.5 and 9.1 minutes; the response-time chart's data table
-// holds the day's median and p90; moving the date range to the campaign week changes the figures; and the
+// holds the day's median and p90; the team filter (Front: Leo alone) narrows the figures and the team table;
+// moving the date range to the campaign week changes the figures; and the
 // campaigns table's CSV download holds exactly its header and the campaign's row; the Costs section counts the
 // week's priced messages (issue 36) by category, billable apart.
 import { readFile } from 'node:fs/promises';
@@ -57,6 +58,15 @@ describe('the Reports page', () => {
     const responseData = page.getByRole('table', { name: 'First response time data' });
     expect(await responseData.locator('tbody tr').first().locator('td').allInnerTexts()).toEqual([day(RESPONSE_WEEK.from), '5.5', '9.1']);
     expect(await responseData.locator('tbody tr').nth(1).locator('td').allInnerTexts()).toEqual(['2026-10-06', '—', '—']);
+
+    // No business hours set: the workspace is open around the clock, so business time is calendar time.
+    expect(await card('First response, median in business hours').innerText()).toBe('5.5 min');
+    await page.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'Front' });
+    await expect.poll(() => card('Conversations opened').innerText()).toBe('5');
+    const team = page.getByRole('region', { name: 'Team', exact: true });
+    expect(await team.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['Leo']);
+    await page.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'All teams' });
+    await expect.poll(() => card('Conversations opened').innerText()).toBe('10');
 
     await page.getByLabel('From').fill(day(CAMPAIGN_WEEK.from));
     await page.getByLabel('To (exclusive)').fill(day(CAMPAIGN_WEEK.to));

@@ -1,6 +1,6 @@
 // A workspace with a known history for the reports tests, written straight to the database with dates in the
 // past. Three weeks, each for one report: response times (10 conversations answered after 1…10 minutes),
-// the AI agent, a campaign and its template.
+// the AI agent, a campaign and its template. Leo is the one member of the team "Front".
 import type { Harness } from '../support/harness.js';
 
 export const RESPONSE_WEEK = { from: '2026-10-05T00:00:00.000Z', to: '2026-10-12T00:00:00.000Z' };
@@ -17,6 +17,7 @@ export async function seedReports(h: Harness, name: string) {
   const maya = await prisma.user.create({ data: { company_id, name: 'Maya', email: `maya.${suffix}@example.com`, role: 'member' } });
   const leo = await prisma.user.create({ data: { company_id, name: 'Leo', email: `leo.${suffix}@example.com`, role: 'member' } });
   const vip = await prisma.tag.create({ data: { company_id, name: 'vip' } });
+  const front = await prisma.team.create({ data: { company_id, name: 'Front', members: { create: { user_id: leo.id } } } });
 
   async function conversation(options: { created: Date; assignee?: string; provider?: string; closed?: Date; tagged?: boolean }) {
     const customer = await prisma.customer.create({ data: { company_id, name: 'Reports customer' } });
@@ -132,5 +133,5 @@ export async function seedReports(h: Harness, name: string) {
       },
     });
   }
-  return { workspace, maya, leo, vip, campaign };
+  return { workspace, maya, leo, vip, front, campaign };
 }

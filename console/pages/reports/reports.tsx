@@ -13,29 +13,39 @@ import type { Column } from './csv.js';
 
 const FIGURES = `conversations_opened conversations_closed conversations_reopened messages_in messages_out
   first_response_conversations unanswered_conversations first_response_median_seconds first_response_p90_seconds
-  resolution_conversations resolution_median_seconds resolution_p90_seconds`;
+  first_response_business_median_seconds resolution_conversations resolution_median_seconds resolution_p90_seconds
+  resolution_business_median_seconds`;
 
 const REPORTS = gql`
-  query Reports($from: DateTime!, $to: DateTime!, $interval: ReportInterval, $assignee_user_id: ID, $channel: String) {
-    reportConversations(from: $from, to: $to, interval: $interval, time_zone: "UTC", assignee_user_id: $assignee_user_id, channel: $channel) {
+  query Reports($from: DateTime!, $to: DateTime!, $interval: ReportInterval, $assignee_user_id: ID, $team_id: ID, $channel: String) {
+    reportConversations(
+      from: $from
+      to: $to
+      interval: $interval
+      time_zone: "UTC"
+      assignee_user_id: $assignee_user_id
+      team_id: $team_id
+      channel: $channel
+    ) {
       totals { ${FIGURES} }
       previous { ${FIGURES} }
       series { start figures { ${FIGURES} } }
     }
-    reportPeople(from: $from, to: $to, time_zone: "UTC", assignee_user_id: $assignee_user_id, channel: $channel) {
+    reportPeople(from: $from, to: $to, time_zone: "UTC", assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
       rows { user_id name email conversations_handled first_response_median_seconds resolution_median_seconds open_now }
     }
-    reportAgent(from: $from, to: $to, assignee_user_id: $assignee_user_id, channel: $channel) {
+    reportAgent(from: $from, to: $to, assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
       conversations_with_inbound conversations_answered conversations_handed_off handoffs_by_reason { reason count }
       conversations_closed closed_without_person answered_share closed_without_person_share
     }
     reportCampaigns(from: $from, to: $to) {
       rows { campaign_id name status recipients sent delivered read replied_within_24h failed }
     }
-    reportTemplates(from: $from, to: $to, assignee_user_id: $assignee_user_id, channel: $channel) {
+    reportTemplates(from: $from, to: $to, assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
       rows { template_name template_language sends delivered read read_rate replies failed }
     }
     users { id name email }
+    teams { id name }
   }
 `;
 
@@ -48,6 +58,7 @@ type Answer = {
   reportCampaigns: { rows: Row[] };
   reportTemplates: { rows: Row[] };
   users: { id: string; name: string | null; email: string }[];
+  teams: { id: string; name: string }[];
 };
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
@@ -68,7 +79,9 @@ const CARDS: { label: string; key: string; unit?: 'min' }[] = [
   { label: 'Messages out', key: 'messages_out' },
   { label: 'First response, median', key: 'first_response_median_seconds', unit: 'min' },
   { label: 'First response, p90', key: 'first_response_p90_seconds', unit: 'min' },
+  { label: 'First response, median in business hours', key: 'first_response_business_median_seconds', unit: 'min' },
   { label: 'Resolution, median', key: 'resolution_median_seconds', unit: 'min' },
+  { label: 'Resolution, median in business hours', key: 'resolution_business_median_seconds', unit: 'min' },
 ];
 
 function Card({ label, now, before, unit }: { label: string; now: number | null; before: number | null; unit?: 'min' }) {
@@ -93,6 +106,7 @@ export function ReportsPage() {
   });
   const [interval, setInterval] = useState('day');
   const [assignee, setAssignee] = useState('');
+  const [team, setTeam] = useState('');
   const [channel, setChannel] = useState('');
   const variables = useMemo(
     () => ({
@@ -100,9 +114,10 @@ export function ReportsPage() {
       to: `${range.to}T00:00:00.000Z`,
       interval,
       assignee_user_id: assignee || null,
+      team_id: team || null,
       channel: channel || null,
     }),
-    [range, interval, assignee, channel],
+    [range, interval, assignee, team, channel],
   );
   const [{ data, fetching, error }] = useQuery<Answer>({ query: REPORTS, variables });
   const conversations = data?.reportConversations;
@@ -165,6 +180,17 @@ export function ReportsPage() {
           </select>
         </label>
         <label>
+          Team
+          <select value={team} onChange={(event) => setTeam(event.currentTarget.value)}>
+            <option value="">All teams</option>
+            {data?.teams.map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           Channel
           <select value={channel} onChange={(event) => setChannel(event.currentTarget.value)}>
             <option value="">All channels</option>
@@ -173,7 +199,10 @@ export function ReportsPage() {
           </select>
         </label>
       </form>
-      <p class="hint">Dates are read in UTC; times are calendar time (nights and weekends count). Definitions: docs/reports.md.</p>
+      <p class="hint">
+        Dates are read in UTC; times are calendar time (nights and weekends count) unless marked "in business hours" (the workspace's hours
+        and holidays). Definitions: docs/reports.md.
+      </p>
       <ErrorNote error={error} />
       {fetching && !data ? (
         <p role="status">Loading the reports…</p>
