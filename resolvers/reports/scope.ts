@@ -53,22 +53,31 @@ export async function reportScope(ctx: Context, input: ReportInput): Promise<Rep
   const { workspaceId } = requireActor(ctx);
   const parsed = parseInput(reportInput, input);
   const teamId = parsed.team_id ?? null;
-  const [workspace, team] = await Promise.all([
+  const assigneeUserId = parsed.assignee_user_id ?? null;
+  const tagId = parsed.tag_id ?? null;
+  const inWorkspace = { company_id: workspaceId };
+  const [workspace, team, assignee, tag] = await Promise.all([
     ctx.prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { time_zone: true } }),
-    teamId ? ctx.prisma.team.findFirst({ where: { id: teamId, company_id: workspaceId }, select: { id: true } }) : null,
+    teamId ? ctx.prisma.team.findFirst({ where: { id: teamId, ...inWorkspace }, select: { id: true } }) : null,
+    assigneeUserId ? ctx.prisma.user.findFirst({ where: { id: assigneeUserId, ...inWorkspace }, select: { id: true } }) : null,
+    tagId ? ctx.prisma.tag.findFirst({ where: { id: tagId, ...inWorkspace }, select: { id: true } }) : null,
   ]);
-  // A team filter is a choice from the workspace's teams: an unknown or foreign one is a wrong request, not an
-  // empty report (as an assignment to another workspace's user is refused).
-  if (teamId && !team) throw invalid({ team_id: 'must be the id of a team of this workspace' });
+  // A filter is a choice from the workspace's teams, people or tags: an unknown or foreign one is a wrong request, not
+  // an empty report (as an assignment to another workspace's user is refused).
+  const wrong: Record<string, string> = {};
+  if (teamId && !team) wrong['team_id'] = 'must be the id of a team of this workspace';
+  if (assigneeUserId && !assignee) wrong['assignee_user_id'] = 'must be the id of a person of this workspace';
+  if (tagId && !tag) wrong['tag_id'] = 'must be the id of a tag of this workspace';
+  if (Object.keys(wrong).length > 0) throw invalid(wrong);
   return {
     workspaceId,
     from: parsed.from,
     to: parsed.to,
     interval: parsed.interval ?? 'day',
     timeZone: parsed.time_zone ?? workspace.time_zone,
-    assigneeUserId: parsed.assignee_user_id ?? null,
+    assigneeUserId,
     teamId,
-    tagId: parsed.tag_id ?? null,
+    tagId,
     channel: parsed.channel ?? null,
   };
 }

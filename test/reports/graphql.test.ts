@@ -93,12 +93,22 @@ describe('conversations report', () => {
     expect(fronts.totals).toEqual(leos.totals);
   });
 
-  it("refuses a team that is not one of the workspace's with a 400 naming team_id", async () => {
-    const reason = { team_id: 'must be the id of a team of this workspace' };
-    const foreign = await error(key, CONVERSATIONS, { ...RESPONSE_WEEK, team_id: twin.front.id });
-    expect(foreign).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: reason });
-    const unknown = await error(key, CONVERSATIONS, { ...RESPONSE_WEEK, team_id: '0190e7a0-0000-7000-8000-000000000000' });
-    expect(unknown).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: reason });
+  it("refuses a team, person or tag that is not one of the workspace's with a 400 naming each filter", async () => {
+    const reasons = {
+      team_id: 'must be the id of a team of this workspace',
+      assignee_user_id: 'must be the id of a person of this workspace',
+      tag_id: 'must be the id of a tag of this workspace',
+    };
+    const foreign = await error(key, CONVERSATIONS, {
+      ...RESPONSE_WEEK,
+      team_id: twin.front.id,
+      assignee_user_id: twin.leo.id,
+      tag_id: twin.vip.id,
+    });
+    expect(foreign).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: reasons });
+    const missing = '0190e7a0-0000-7000-8000-000000000000';
+    const unknown = await error(key, CONVERSATIONS, { ...RESPONSE_WEEK, team_id: missing, assignee_user_id: missing, tag_id: missing });
+    expect(unknown).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: reasons });
   });
 
   it('counts a close then a reopen made through the API as one reopening and no closing', async () => {
