@@ -1126,7 +1126,7 @@ export type ReportPeopleQueryVariables = Exact<{
 }>;
 
 
-export type ReportPeopleQuery = { reportPeople: { rows: Array<{ user_id: string, name: string | null, email: string, conversations_handled: number, first_response_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null, open_now: number }> } | null };
+export type ReportPeopleQuery = { reportPeople: { rows: Array<{ user_id: string, name: string | null, email: string, conversations_handled: number, first_response_conversations: number, first_response_median_seconds: number | null, first_response_p90_seconds: number | null, first_response_business_median_seconds: number | null, first_response_business_p90_seconds: number | null, resolution_conversations: number, resolution_median_seconds: number | null, resolution_p90_seconds: number | null, resolution_business_median_seconds: number | null, resolution_business_p90_seconds: number | null, open_now: number }> } | null };
 
 export type ReportAgentQueryVariables = Exact<{
   from: string;

@@ -1,9 +1,10 @@
 // The per-person table: for each member of the workspace, the conversations they handled in the range (wrote
 // at least one reply), the first responses they gave (median, p90), the resolution of the conversations
-// assigned to them that closed in the range (median, p90), and the conversations assigned to them open now.
-// With a team filter, the rows are the team's members.
+// assigned to them that closed in the range (median, p90), each also in business hours only (businessClock.ts),
+// and the conversations assigned to them open now. With a team filter, the rows are the team's members.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Context } from '../shared/context.js';
+import { businessClock, businessSeconds, clockTable } from './businessClock.js';
 import { firstResponses, inScopeTeam, percentiles, reportScope, scopedConversations, type ReportInput } from './scope.js';
 
 export type PersonFigures = {
@@ -14,36 +15,47 @@ export type PersonFigures = {
   first_response_conversations: number;
   first_response_median_seconds: number | null;
   first_response_p90_seconds: number | null;
+  first_response_business_median_seconds: number | null;
+  first_response_business_p90_seconds: number | null;
   resolution_conversations: number;
   resolution_median_seconds: number | null;
   resolution_p90_seconds: number | null;
+  resolution_business_median_seconds: number | null;
+  resolution_business_p90_seconds: number | null;
   open_now: number;
 };
 
 export async function peopleReport(ctx: Context, input: ReportInput): Promise<PersonFigures[]> {
   const scope = await reportScope(ctx, input);
+  const clock = await businessClock(ctx, scope.workspaceId, scope.from, scope.to);
   return ctx.prisma.$queryRaw<PersonFigures[]>`
     WITH ${scopedConversations(scope)},
     ${firstResponses(scope)},
+    ${clockTable(clock)},
     facts AS (
-      SELECT DISTINCT 'handled' AS kind, m.sender_id AS user_id, m.conversation_id, NULL::float8 AS seconds
+      SELECT DISTINCT 'handled' AS kind, m.sender_id AS user_id, m.conversation_id, NULL::float8 AS seconds, NULL::float8 AS business_seconds
       FROM messages m JOIN scoped s ON s.id = m.conversation_id
       WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'outbound' AND m.sender_type = 'user'
         AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to}
       UNION ALL
-      SELECT 'first_response', f.sender_id, f.conversation_id, f.seconds FROM first_responses f WHERE f.sender_type = 'user'
+      SELECT 'first_response', f.sender_id, f.conversation_id, f.seconds, ${businessSeconds(Prisma.sql`f.started_at`, Prisma.sql`f.replied_at`)}
+      FROM first_responses f CROSS JOIN clock k WHERE f.sender_type = 'user'
       UNION ALL
-      SELECT 'resolution', s.assigned_user_id::text, s.id, extract(epoch FROM s.closed_at - s.created_at)::float8
-      FROM scoped s WHERE s.assigned_user_id IS NOT NULL AND s.closed_at >= ${scope.from} AND s.closed_at < ${scope.to}
+      SELECT 'resolution', s.assigned_user_id::text, s.id, extract(epoch FROM s.closed_at - s.created_at)::float8,
+             ${businessSeconds(Prisma.sql`s.created_at`, Prisma.sql`s.closed_at`)}
+      FROM scoped s CROSS JOIN clock k
+      WHERE s.assigned_user_id IS NOT NULL AND s.closed_at >= ${scope.from} AND s.closed_at < ${scope.to}
       UNION ALL
-      SELECT 'open', s.assigned_user_id::text, s.id, NULL FROM scoped s WHERE s.assigned_user_id IS NOT NULL AND s.status <> 'closed'
+      SELECT 'open', s.assigned_user_id::text, s.id, NULL, NULL FROM scoped s WHERE s.assigned_user_id IS NOT NULL AND s.status <> 'closed'
     )
     SELECT u.id::text AS user_id, u.name, u.email,
            count(*) FILTER (WHERE f.kind = 'handled')::int AS conversations_handled,
            count(*) FILTER (WHERE f.kind = 'first_response')::int AS first_response_conversations,
            ${percentiles(Prisma.sql`f.seconds`, Prisma.sql`f.kind = 'first_response'`, 'first_response')},
+           ${percentiles(Prisma.sql`f.business_seconds`, Prisma.sql`f.kind = 'first_response'`, 'first_response_business')},
            count(*) FILTER (WHERE f.kind = 'resolution')::int AS resolution_conversations,
            ${percentiles(Prisma.sql`f.seconds`, Prisma.sql`f.kind = 'resolution'`, 'resolution')},
+           ${percentiles(Prisma.sql`f.business_seconds`, Prisma.sql`f.kind = 'resolution'`, 'resolution_business')},
            count(*) FILTER (WHERE f.kind = 'open')::int AS open_now
     FROM users u LEFT JOIN facts f ON f.user_id = u.id::text
     WHERE u.company_id = ${scope.workspaceId}::uuid AND (u.status = 'active' OR f.kind IS NOT NULL)

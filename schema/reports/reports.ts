@@ -100,11 +100,27 @@ const Person = builder.objectRef<PersonFigures>('PersonReport').implement({
     first_response_conversations: t.exposeInt('first_response_conversations', { description: 'First responses they gave.' }),
     first_response_median_seconds: t.exposeFloat('first_response_median_seconds', seconds('Median of their first responses')),
     first_response_p90_seconds: t.exposeFloat('first_response_p90_seconds', seconds('90th percentile of their first responses')),
+    first_response_business_median_seconds: t.exposeFloat(
+      'first_response_business_median_seconds',
+      seconds('Median of their first responses, counting business hours only'),
+    ),
+    first_response_business_p90_seconds: t.exposeFloat(
+      'first_response_business_p90_seconds',
+      seconds('90th percentile of their first responses, counting business hours only'),
+    ),
     resolution_conversations: t.exposeInt('resolution_conversations', {
       description: 'Conversations assigned to them closed in the period.',
     }),
     resolution_median_seconds: t.exposeFloat('resolution_median_seconds', seconds('Median resolution of those')),
     resolution_p90_seconds: t.exposeFloat('resolution_p90_seconds', seconds('90th percentile resolution of those')),
+    resolution_business_median_seconds: t.exposeFloat(
+      'resolution_business_median_seconds',
+      seconds('Median resolution of those, counting business hours only'),
+    ),
+    resolution_business_p90_seconds: t.exposeFloat(
+      'resolution_business_p90_seconds',
+      seconds('90th percentile resolution of those, counting business hours only'),
+    ),
     open_now: t.exposeInt('open_now', { description: 'Conversations assigned to them that are not closed, now.' }),
   }),
 });

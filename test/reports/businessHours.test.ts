@@ -1,7 +1,7 @@
 // Response and resolution times counted in business hours only, beside the calendar ones, on a workspace in
 // Tokyo open 09:00–17:00 on weekdays with a holiday on Wednesday: a message at 16:50 answered at 09:10 the next
 // day took 20 business minutes; nights, the weekend and the holiday do not count; a resolution started before the
-// range (and before any other conversation) is counted from its start.
+// range (and before any other conversation) is counted from its start. The per-person table counts the same way.
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
@@ -23,12 +23,16 @@ await prisma.workspace.update({
   data: { time_zone: ZONE, business_hours: { hours: weekdays, holidays: [{ date: '2026-10-07', name: 'Holiday' }] } },
 });
 
+/** Every conversation is the owner's, and every reply too. */
+const owner = workspace.user_id;
+
 async function conversation(created: Date, closed?: Date) {
   const customer = await prisma.customer.create({ data: { company_id, name: 'Hours customer' } });
   return prisma.conversation.create({
     data: {
       company_id,
       customer_id: customer.id,
+      assigned_user_id: owner,
       provider: 'sandbox',
       status: closed ? 'closed' : 'active',
       created_at: created,
@@ -43,7 +47,7 @@ async function exchange(asked: Date, answered: Date, closed?: Date) {
     data: { ...message, direction: 'inbound', status: 'received', sender_type: 'contact', created_at: asked },
   });
   await prisma.message.create({
-    data: { ...message, direction: 'outbound', status: 'delivered', sender_type: 'user', created_at: answered },
+    data: { ...message, direction: 'outbound', status: 'delivered', sender_type: 'user', sender_id: owner, created_at: answered },
   });
 }
 
@@ -89,5 +93,26 @@ describe('business hours in the conversations report', () => {
     const byDay = reportConversations.series.map((point: any) => point.figures.first_response_business_median_seconds);
     // Monday: 20 min and 5 min; Tuesday: 1 h; Saturday: 15 min.
     expect(byDay).toEqual([750, 3600, null, null, null, 900, null]);
+  });
+
+  it('gives each person their first responses and resolutions in business hours too', async () => {
+    const people = `query($from: DateTime!, $to: DateTime!) { reportPeople(from: $from, to: $to) { rows { user_id ${FIGURES} } } }`;
+    const { reportPeople } = await data(workspace.api_key, people, WEEK);
+    expect(reportPeople.rows).toEqual([
+      {
+        user_id: owner,
+        // The owner gave every first response and holds every conversation: the workspace's figures.
+        first_response_conversations: 4,
+        first_response_median_seconds: 103_200,
+        first_response_p90_seconds: 163_350,
+        first_response_business_median_seconds: 1050,
+        first_response_business_p90_seconds: 2880,
+        resolution_conversations: 2,
+        resolution_median_seconds: 120_600,
+        resolution_p90_seconds: 214_200,
+        resolution_business_median_seconds: 5400,
+        resolution_business_p90_seconds: 6840,
+      },
+    ]);
   });
 });

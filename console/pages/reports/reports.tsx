@@ -32,7 +32,7 @@ const REPORTS = gql`
       series { start figures { ${FIGURES} } }
     }
     reportPeople(from: $from, to: $to, time_zone: "UTC", assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
-      rows { user_id name email conversations_handled first_response_median_seconds resolution_median_seconds open_now }
+      rows { user_id name email conversations_handled first_response_median_seconds first_response_business_median_seconds resolution_median_seconds resolution_business_median_seconds open_now }
     }
     reportAgent(from: $from, to: $to, assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
       conversations_with_inbound conversations_answered conversations_handed_off handoffs_by_reason { reason count }
@@ -251,7 +251,9 @@ export function ReportsPage() {
               column('Email', 'email'),
               column('Handled', 'conversations_handled'),
               column('First response median (min)', 'first_response_median_seconds', minutes),
+              column('… in business hours (min)', 'first_response_business_median_seconds', minutes),
               column('Resolution median (min)', 'resolution_median_seconds', minutes),
+              column('… in business hours (min)', 'resolution_business_median_seconds', minutes),
               column('Open now', 'open_now'),
             ]}
           />
