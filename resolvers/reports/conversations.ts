@@ -79,8 +79,8 @@ async function figureRows(ctx: Context, scope: ReportScope, clock: BusinessClock
   const range = (at: Prisma.Sql) => Prisma.sql`${at} >= ${scope.from} AND ${at} < ${scope.to}`;
   return ctx.prisma.$queryRaw<FigureRow[]>`
     WITH ${scopedConversations(scope)},
-    ${firstResponses(scope)},
     ${clockTable(clock)},
+    ${firstResponses(scope)},
     facts AS (
       SELECT 'opened' AS kind, s.created_at AS at, NULL::float8 AS seconds, NULL::float8 AS business_seconds
       FROM scoped s WHERE ${range(Prisma.sql`s.created_at`)}
@@ -96,9 +96,7 @@ async function figureRows(ctx: Context, scope: ReportScope, clock: BusinessClock
       FROM messages m JOIN scoped s ON s.id = m.conversation_id
       WHERE m.company_id = ${scope.workspaceId}::uuid AND ${range(Prisma.sql`m.created_at`)}
       UNION ALL
-      SELECT 'first_response', f.started_at, f.seconds,
-             CASE WHEN f.replied_at IS NOT NULL THEN ${businessSeconds(Prisma.sql`f.started_at`, Prisma.sql`f.replied_at`)} END
-      FROM first_responses f CROSS JOIN clock k
+      SELECT 'first_response', f.started_at, f.seconds, f.business_seconds FROM first_responses f
     ),
     bucketed AS (SELECT ${bucketOf(scope, Prisma.sql`at`)} AS bucket, kind, seconds, business_seconds FROM facts)
     SELECT bucket,

@@ -30,16 +30,16 @@ export async function peopleReport(ctx: Context, input: ReportInput): Promise<Pe
   const clock = await businessClock(ctx, scope.workspaceId, scope.from, scope.to);
   return ctx.prisma.$queryRaw<PersonFigures[]>`
     WITH ${scopedConversations(scope)},
-    ${firstResponses(scope)},
     ${clockTable(clock)},
+    ${firstResponses(scope)},
     facts AS (
       SELECT DISTINCT 'handled' AS kind, m.sender_id AS user_id, m.conversation_id, NULL::float8 AS seconds, NULL::float8 AS business_seconds
       FROM messages m JOIN scoped s ON s.id = m.conversation_id
       WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'outbound' AND m.sender_type = 'user'
         AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to}
       UNION ALL
-      SELECT 'first_response', f.sender_id, f.conversation_id, f.seconds, ${businessSeconds(Prisma.sql`f.started_at`, Prisma.sql`f.replied_at`)}
-      FROM first_responses f CROSS JOIN clock k WHERE f.sender_type = 'user'
+      SELECT 'first_response', f.sender_id, f.conversation_id, f.seconds, f.business_seconds
+      FROM first_responses f WHERE f.sender_type = 'user'
       UNION ALL
       SELECT 'resolution', s.assigned_user_id::text, s.id, extract(epoch FROM s.closed_at - s.created_at)::float8,
              ${businessSeconds(Prisma.sql`s.created_at`, Prisma.sql`s.closed_at`)}

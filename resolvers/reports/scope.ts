@@ -8,6 +8,7 @@ import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { invalid } from '../shared/errors.js';
 import { instant, parseInput, uuid } from '../shared/validation.js';
+import { businessSeconds } from './businessClock.js';
 
 export const REPORT_INTERVALS = ['hour', 'day', 'week'] as const;
 export type ReportInterval = (typeof REPORT_INTERVALS)[number];
@@ -125,12 +126,15 @@ export function scopedConversations(scope: ReportScope): Prisma.Sql {
 }
 
 /** SQL: first responses — each scoped conversation whose first inbound message ever is in the range, the first
- * reply after it (any outbound message but a campaign's), who wrote it, and the seconds between. */
+ * reply after it (any outbound message but a campaign's), who wrote it, and the seconds between, in calendar time and
+ * in business hours (null while unanswered); needs the `clock` (businessClock.ts) defined before it. */
 export function firstResponses(scope: ReportScope): Prisma.Sql {
   return Prisma.sql`first_responses AS (
-    SELECT f.conversation_id, f.started_at, r.created_at AS replied_at, r.sender_type, r.sender_id,
-           extract(epoch FROM r.created_at - f.started_at)::float8 AS seconds
-    FROM (
+    SELECT f.conversation_id, f.started_at, r.sender_type, r.sender_id,
+           extract(epoch FROM r.created_at - f.started_at)::float8 AS seconds,
+           CASE WHEN r.created_at IS NOT NULL THEN ${businessSeconds(Prisma.sql`f.started_at`, Prisma.sql`r.created_at`)} END
+             AS business_seconds
+    FROM clock k CROSS JOIN (
       SELECT m.conversation_id, m.created_at AS started_at
       FROM messages m JOIN scoped s ON s.id = m.conversation_id
       WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'inbound'
