@@ -166,7 +166,7 @@ describe('every page of the console', { timeout: 600_000 }, () => {
             body: JSON.stringify({
               error: {
                 code: 'RATE_LIMITED',
-                message: 'Rate limit of 100 requests per 60 seconds exceeded for this API key; retry in 1 seconds',
+                message: 'Rate limit of 600 requests per 60 seconds exceeded for this console session; retry in 1 seconds',
               },
             }),
           }),
@@ -175,7 +175,7 @@ describe('every page of the console', { timeout: 600_000 }, () => {
       await page.goto(`${session.origin}/contacts`);
       const alert = page.getByRole('alert');
       await alert.waitFor();
-      expect(await alert.innerText()).toMatch(/could not open your session: Rate limit of 100 requests .* tries again by itself in 1 s/);
+      expect(await alert.innerText()).toMatch(/could not open your session: Rate limit of 600 requests .* tries again by itself in 1 s/);
       await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
       expect(refusals).toBe(2);
     } finally {

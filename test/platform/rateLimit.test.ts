@@ -9,6 +9,7 @@ import { createLogger } from '../../infra/observability/logger.js';
 import { loadSettings } from '../../infra/config/settings.js';
 import { openHarness } from '../support/harness.js';
 import { asPerson, ownerSession } from '../support/people.js';
+import { expectRateLimited } from '../support/restFixtures.js';
 
 const harness = await openHarness();
 
@@ -120,14 +121,7 @@ describe('rate limit per console session (default 600 per minute)', () => {
       expect(response.status).toBe(200);
       await response.body?.cancel();
     }
-    const refused = await asConsole();
-    expect(refused.status).toBe(429);
-    const seconds = Number(refused.headers.get('retry-after'));
-    expect((await refused.json()).error).toMatchObject({
-      code: 'RATE_LIMITED',
-      message: `Rate limit of 600 requests per 60 seconds exceeded for this console session; retry in ${seconds} seconds`,
-      details: { retry_after_seconds: seconds, limit: 600, window_seconds: 60 },
-    });
+    await expectRateLimited(await asConsole(), 600, 'this console session');
     // Another session of the same person has its own budget.
     const again = await ownerSession(harness, workspace);
     expect((await asPerson(harness, again, '{ health { status } }')).status).toBe(200);

@@ -140,3 +140,15 @@ export function expectError(
   expect(answer.status).toBe(status);
   expect(answer.body.error).toMatchObject({ ...error, request_id: answer.headers.get('x-request-id') });
 }
+
+/** The rate limit's 429: the spec's error naming the limit and whom it counts for (`this API key`, `this console
+ * session`, `this client address`), with the Retry-After seconds in its message and details. Returns the seconds. */
+export async function expectRateLimited(response: Response, limit: number, whom: string): Promise<number> {
+  const seconds = Number(response.headers.get('retry-after'));
+  expectError({ status: response.status, headers: response.headers, body: await response.json() }, 429, {
+    code: 'RATE_LIMITED',
+    message: `Rate limit of ${limit} requests per 60 seconds exceeded for ${whom}; retry in ${seconds} seconds`,
+    details: { retry_after_seconds: seconds, limit, window_seconds: 60 },
+  });
+  return seconds;
+}
