@@ -67,25 +67,28 @@ const FIGURES = `first_response_conversations first_response_median_seconds firs
 const REPORT = `query($from: DateTime!, $to: DateTime!) { reportConversations(from: $from, to: $to) {
   time_zone totals { ${FIGURES} } series { start figures { first_response_business_median_seconds } } } }`;
 
+/** The week's figures, in calendar time and in business hours. */
+const WEEK_FIGURES = {
+  first_response_conversations: 4,
+  // Calendar: 300, 58 800, 147 600, 170 100 s.
+  first_response_median_seconds: 103_200,
+  first_response_p90_seconds: 163_350,
+  // Business: 300, 900, 1200, 3600 s: median (900 + 1200) / 2, p90 1200 + 0.7 × 2400.
+  first_response_business_median_seconds: 1050,
+  first_response_business_p90_seconds: 2880,
+  resolution_conversations: 2,
+  // Calendar: 3600 and 237 600 s; business: 3600 and 7200 s.
+  resolution_median_seconds: 120_600,
+  resolution_p90_seconds: 214_200,
+  resolution_business_median_seconds: 5400,
+  resolution_business_p90_seconds: 6840,
+};
+
 describe('business hours in the conversations report', () => {
   it('counts only the open hours of the workspace, in its time zone, without its holidays', async () => {
     const { reportConversations } = await data(workspace.api_key, REPORT, WEEK);
     expect(reportConversations.time_zone).toBe(ZONE);
-    expect(reportConversations.totals).toEqual({
-      first_response_conversations: 4,
-      // Calendar: 300, 58 800, 147 600, 170 100 s.
-      first_response_median_seconds: 103_200,
-      first_response_p90_seconds: 163_350,
-      // Business: 300, 900, 1200, 3600 s: median (900 + 1200) / 2, p90 1200 + 0.7 × 2400.
-      first_response_business_median_seconds: 1050,
-      first_response_business_p90_seconds: 2880,
-      resolution_conversations: 2,
-      // Calendar: 3600 and 237 600 s; business: 3600 and 7200 s.
-      resolution_median_seconds: 120_600,
-      resolution_p90_seconds: 214_200,
-      resolution_business_median_seconds: 5400,
-      resolution_business_p90_seconds: 6840,
-    });
+    expect(reportConversations.totals).toEqual(WEEK_FIGURES);
   });
 
   it('gives each point of the series its own business figures', async () => {
@@ -98,21 +101,7 @@ describe('business hours in the conversations report', () => {
   it('gives each person their first responses and resolutions in business hours too', async () => {
     const people = `query($from: DateTime!, $to: DateTime!) { reportPeople(from: $from, to: $to) { rows { user_id ${FIGURES} } } }`;
     const { reportPeople } = await data(workspace.api_key, people, WEEK);
-    expect(reportPeople.rows).toEqual([
-      {
-        user_id: owner,
-        // The owner gave every first response and holds every conversation: the workspace's figures.
-        first_response_conversations: 4,
-        first_response_median_seconds: 103_200,
-        first_response_p90_seconds: 163_350,
-        first_response_business_median_seconds: 1050,
-        first_response_business_p90_seconds: 2880,
-        resolution_conversations: 2,
-        resolution_median_seconds: 120_600,
-        resolution_p90_seconds: 214_200,
-        resolution_business_median_seconds: 5400,
-        resolution_business_p90_seconds: 6840,
-      },
-    ]);
+    // The owner gave every first response and holds every conversation: the workspace's figures.
+    expect(reportPeople.rows).toEqual([{ user_id: owner, ...WEEK_FIGURES }]);
   });
 });
