@@ -4,6 +4,7 @@
 // No delivery worker runs here: deliveries stay pending.
 import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
+import { EVENT_TYPES } from '../../resolvers/shared/outbox.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { resolveTestDns, workspacesCleanedAfterFile } from '../support/webhooks.js';
 
@@ -250,6 +251,16 @@ describe('reading, changing and deleting subscriptions', () => {
     const key = await h.key(workspace_id, ['messages']);
     const response = await create(key);
     expect(response.body.errors?.[0]?.extensions).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { required_scope: ['webhooks'] } });
+    const types = await h.graphql(key, '{ webhookEventTypes }');
+    expect(types.body.errors?.[0]?.extensions).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { required_scope: ['webhooks'] } });
+  });
+
+  it('lists every event type a subscription can name, each of which it accepts', async () => {
+    const { api_key } = await workspace();
+    const listed = await h.graphql<{ webhookEventTypes: string[] }>(api_key, '{ webhookEventTypes }');
+    expect(listed.body.data?.webhookEventTypes).toEqual([...EVENT_TYPES]);
+    const subscription = await createOk(api_key, 'https://hooks.crm.test/all', [...EVENT_TYPES]);
+    expect(subscription.events).toEqual([...EVENT_TYPES]);
   });
 });
 
