@@ -9,6 +9,7 @@ import {
   bucketOf,
   bucketStarts,
   firstResponses,
+  inScopedConversation,
   percentiles,
   previousPeriod,
   reportScope,
@@ -73,38 +74,45 @@ function figures(row: FigureRow | undefined): ConversationFigures {
   return rest;
 }
 
-/** One row per bucket and one (bucket null) for the whole range. A fact's `seconds` is its calendar time and
- * `business_seconds` the part of it within business hours. */
+/** One row per bucket and one (bucket null) for the whole range. A fact is `n` events of a kind in a bucket: the
+ * counted kinds come counted per bucket (the year's messages are not sorted one by one), the timed kinds (closed,
+ * first response) one row each, with `seconds` its calendar time and `business_seconds` the part of it within
+ * business hours. */
 async function figureRows(ctx: Context, scope: ReportScope, clock: BusinessClock): Promise<FigureRow[]> {
   const range = (at: Prisma.Sql) => Prisma.sql`${at} >= ${scope.from} AND ${at} < ${scope.to}`;
+  const bucket = (at: Prisma.Sql) => bucketOf(scope, at);
   return ctx.prisma.$queryRaw<FigureRow[]>`
     WITH ${scopedConversations(scope)},
     ${clockTable(clock)},
     ${firstResponses(scope)},
     facts AS (
-      SELECT 'opened' AS kind, s.created_at AS at, NULL::float8 AS seconds, NULL::float8 AS business_seconds
-      FROM scoped s WHERE ${range(Prisma.sql`s.created_at`)}
+      SELECT 'opened' AS kind, ${bucket(Prisma.sql`s.created_at`)} AS bucket, count(*) AS n,
+             NULL::float8 AS seconds, NULL::float8 AS business_seconds
+      FROM scoped s WHERE ${range(Prisma.sql`s.created_at`)} GROUP BY 2
       UNION ALL
-      SELECT 'closed', s.closed_at, extract(epoch FROM s.closed_at - s.created_at)::float8,
+      SELECT 'closed', ${bucket(Prisma.sql`s.closed_at`)}, 1, extract(epoch FROM s.closed_at - s.created_at)::float8,
              ${businessSeconds(Prisma.sql`s.created_at`, Prisma.sql`s.closed_at`)}
       FROM scoped s CROSS JOIN clock k WHERE ${range(Prisma.sql`s.closed_at`)}
       UNION ALL
-      SELECT 'reopened', sc.created_at, NULL, NULL FROM conversation_status_changes sc JOIN scoped s ON s.id = sc.conversation_id
+      SELECT 'reopened', ${bucket(Prisma.sql`sc.created_at`)}, count(*), NULL, NULL
+      FROM conversation_status_changes sc JOIN scoped s ON s.id = sc.conversation_id
       WHERE sc.company_id = ${scope.workspaceId}::uuid AND sc.to_status <> 'closed' AND ${range(Prisma.sql`sc.created_at`)}
+      GROUP BY 2
       UNION ALL
-      SELECT CASE WHEN m.direction = 'inbound' THEN 'message_in' ELSE 'message_out' END, m.created_at, NULL, NULL
-      FROM messages m JOIN scoped s ON s.id = m.conversation_id
-      WHERE m.company_id = ${scope.workspaceId}::uuid AND ${range(Prisma.sql`m.created_at`)}
+      SELECT CASE WHEN m.direction = 'inbound' THEN 'message_in' ELSE 'message_out' END, ${bucket(Prisma.sql`m.created_at`)},
+             count(*), NULL, NULL
+      FROM messages m
+      WHERE m.company_id = ${scope.workspaceId}::uuid AND ${range(Prisma.sql`m.created_at`)} AND ${inScopedConversation(scope, Prisma.sql`m.conversation_id`)}
+      GROUP BY 1, 2
       UNION ALL
-      SELECT 'first_response', f.started_at, f.seconds, f.business_seconds FROM first_responses f
-    ),
-    bucketed AS (SELECT ${bucketOf(scope, Prisma.sql`at`)} AS bucket, kind, seconds, business_seconds FROM facts)
+      SELECT 'first_response', ${bucket(Prisma.sql`f.started_at`)}, 1, f.seconds, f.business_seconds FROM first_responses f
+    )
     SELECT bucket,
-           count(*) FILTER (WHERE kind = 'opened')::int AS conversations_opened,
-           count(*) FILTER (WHERE kind = 'closed')::int AS conversations_closed,
-           count(*) FILTER (WHERE kind = 'reopened')::int AS conversations_reopened,
-           count(*) FILTER (WHERE kind = 'message_in')::int AS messages_in,
-           count(*) FILTER (WHERE kind = 'message_out')::int AS messages_out,
+           coalesce(sum(n) FILTER (WHERE kind = 'opened'), 0)::int AS conversations_opened,
+           coalesce(sum(n) FILTER (WHERE kind = 'closed'), 0)::int AS conversations_closed,
+           coalesce(sum(n) FILTER (WHERE kind = 'reopened'), 0)::int AS conversations_reopened,
+           coalesce(sum(n) FILTER (WHERE kind = 'message_in'), 0)::int AS messages_in,
+           coalesce(sum(n) FILTER (WHERE kind = 'message_out'), 0)::int AS messages_out,
            count(seconds) FILTER (WHERE kind = 'first_response')::int AS first_response_conversations,
            count(*) FILTER (WHERE kind = 'first_response' AND seconds IS NULL)::int AS unanswered_conversations,
            ${percentiles(Prisma.sql`seconds`, Prisma.sql`kind = 'first_response'`, 'first_response')},
@@ -112,7 +120,7 @@ async function figureRows(ctx: Context, scope: ReportScope, clock: BusinessClock
            count(*) FILTER (WHERE kind = 'closed')::int AS resolution_conversations,
            ${percentiles(Prisma.sql`seconds`, Prisma.sql`kind = 'closed'`, 'resolution')},
            ${percentiles(Prisma.sql`business_seconds`, Prisma.sql`kind = 'closed'`, 'resolution_business')}
-    FROM bucketed
+    FROM facts
     GROUP BY GROUPING SETS ((bucket), ())`;
 }
 

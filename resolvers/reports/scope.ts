@@ -111,10 +111,13 @@ export function inScopeTeam(scope: ReportScope, userId: Prisma.Sql): Prisma.Sql 
     SELECT 1 FROM team_members tm WHERE tm.team_id = ${scope.teamId}::uuid AND tm.user_id = ${userId}))`;
 }
 
-/** SQL: `scoped`, the workspace's conversations that the filters leave (id, customer, assignee, times). */
+/** SQL: `scoped`, the workspace's conversations that the filters leave (id, assignee, times, first response). Not
+ * materialized: each use is planned with its own conditions, so a fact reads the conversations of its range by index
+ * rather than every conversation of the workspace. */
 export function scopedConversations(scope: ReportScope): Prisma.Sql {
-  return Prisma.sql`scoped AS (
-    SELECT c.id, c.assigned_user_id, c.status, c.created_at, c.closed_at
+  return Prisma.sql`scoped AS NOT MATERIALIZED (
+    SELECT c.id, c.assigned_user_id, c.status, c.created_at, c.closed_at,
+           c.first_inbound_at, c.first_response_at, c.first_responder_type, c.first_responder_id
     FROM conversations c
     WHERE c.company_id = ${scope.workspaceId}::uuid
       AND (${scope.assigneeUserId}::uuid IS NULL OR c.assigned_user_id = ${scope.assigneeUserId}::uuid)
@@ -125,29 +128,26 @@ export function scopedConversations(scope: ReportScope): Prisma.Sql {
   )`;
 }
 
-/** SQL: first responses — each scoped conversation whose first inbound message ever is in the range, the first
- * reply after it (any outbound message but a campaign's), who wrote it, and the seconds between, in calendar time and
- * in business hours (null while unanswered); needs the `clock` (businessClock.ts) defined before it. */
+/** SQL: whether the conversation `conversationId` is one of `scoped`; without filters, every conversation of the
+ * workspace is, and a row's own workspace condition says so without a join. */
+export function inScopedConversation(scope: ReportScope, conversationId: Prisma.Sql): Prisma.Sql {
+  const filtered = scope.assigneeUserId || scope.teamId || scope.tagId || scope.channel;
+  return filtered ? Prisma.sql`EXISTS (SELECT 1 FROM scoped s WHERE s.id = ${conversationId})` : Prisma.sql`TRUE`;
+}
+
+/** SQL: first responses — each scoped conversation whose first inbound message ever is in the range, with its first
+ * response as kept on the conversation (migration 0040: the first outbound message after it that is not a
+ * campaign's), who wrote it, and the seconds between, in calendar time and in business hours (null while
+ * unanswered); needs the `clock` (businessClock.ts) defined before it. */
 export function firstResponses(scope: ReportScope): Prisma.Sql {
   return Prisma.sql`first_responses AS (
-    SELECT f.conversation_id, f.started_at, r.sender_type, r.sender_id,
-           extract(epoch FROM r.created_at - f.started_at)::float8 AS seconds,
-           CASE WHEN r.created_at IS NOT NULL THEN ${businessSeconds(Prisma.sql`f.started_at`, Prisma.sql`r.created_at`)} END
-             AS business_seconds
-    FROM clock k CROSS JOIN (
-      SELECT m.conversation_id, m.created_at AS started_at
-      FROM messages m JOIN scoped s ON s.id = m.conversation_id
-      WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'inbound'
-        AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to}
-        AND NOT EXISTS (SELECT 1 FROM messages e WHERE e.conversation_id = m.conversation_id
-                          AND e.direction = 'inbound' AND e.created_at < m.created_at)
-    ) f
-    LEFT JOIN LATERAL (
-      SELECT o.created_at, o.sender_type, o.sender_id FROM messages o
-      WHERE o.conversation_id = f.conversation_id AND o.direction = 'outbound' AND o.created_at > f.started_at
-        AND o.sender_type IS DISTINCT FROM 'campaign'
-      ORDER BY o.created_at LIMIT 1
-    ) r ON true
+    SELECT s.id AS conversation_id, s.first_inbound_at AS started_at,
+           s.first_responder_type AS sender_type, s.first_responder_id AS sender_id,
+           extract(epoch FROM s.first_response_at - s.first_inbound_at)::float8 AS seconds,
+           CASE WHEN s.first_response_at IS NOT NULL
+             THEN ${businessSeconds(Prisma.sql`s.first_inbound_at`, Prisma.sql`s.first_response_at`)} END AS business_seconds
+    FROM scoped s CROSS JOIN clock k
+    WHERE s.first_inbound_at >= ${scope.from} AND s.first_inbound_at < ${scope.to}
   )`;
 }
 

@@ -2,11 +2,14 @@
 // describes: every table, column (type, nullability, default), index (columns, order, method, operator
 // class, uniqueness, name) and foreign key. Prisma's schema engine is not available offline, so this test
 // is what keeps the two in step. What schema.prisma cannot express (a generated column's expression, an
-// index on an expression, a partial index, an exclusion constraint) is listed in DATABASE_ONLY below and checked exactly too.
+// index on an expression, a partial index, an exclusion constraint, a trigger) is listed in DATABASE_ONLY below and checked
+// exactly too.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, afterAll } from 'vitest';
 import wasm from '@prisma/prisma-schema-wasm';
 import { openTestDatabase } from '../support/harness.js';
+import { emptyDatabaseEnv } from '../support/freshDatabase.js';
+import { openDatabase } from '../../infra/db/database.js';
 import { migrate, readMigrations } from '../../infra/db/migrate.js';
 
 type DmmfField = {
@@ -58,6 +61,10 @@ const DATABASE_ONLY = {
   partialIndexes: [
     `CREATE INDEX events_undispatched_idx ON public.events USING btree (id) WHERE (dispatched_at IS NULL)`,
     `CREATE INDEX events_automations_pending_idx ON public.events USING btree (id) WHERE (automations_done_at IS NULL)`,
+  ],
+  triggers: [
+    `CREATE TRIGGER conversations_first_response AFTER INSERT ON public.messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION conversations_first_response()`,
+    `CREATE TRIGGER events_notify AFTER INSERT ON public.events FOR EACH ROW EXECUTE FUNCTION events_notify()`,
   ],
   exclusionConstraints: [
     `appointments.appointments_no_overlap: EXCLUDE USING gist (company_id WITH =, tstzrange(start_at, blocked_until) WITH &&) WHERE ((status = 'scheduled'::text))`,
@@ -199,6 +206,9 @@ describe('SQL migrations', async () => {
     const ofKind = (kind: string) => constraints.filter((row) => row.kind === kind);
     // An exclusion constraint is checked as a constraint (below), not as the index that backs it.
     const exclusionNames = new Set(ofKind('x').map((row) => row.name));
+    const triggers = await db.sql.query<{ definition: string }>(`
+      SELECT pg_get_triggerdef(t.oid) AS definition FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public' WHERE NOT t.tgisinternal`);
     const indexes = await db.sql.query<{ indexname: string; indexdef: string }>(
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> '_migrations'`,
     );
@@ -230,6 +240,7 @@ describe('SQL migrations', async () => {
         .filter((row) => row.generated)
         .map((row) => `${row.table_name}.${row.column_name} GENERATED ALWAYS AS (${row.column_default}) STORED`)
         .sort(),
+      triggers: triggers.map((row) => row.definition).sort(),
       exclusionConstraints: ofKind('x')
         .map((row) => `${row.table_name}.${row.name}: ${row.definition}`)
         .sort(),
@@ -244,8 +255,9 @@ describe('SQL migrations', async () => {
     expect(actual.foreignKeys).toEqual(expected.foreignKeys);
   });
 
-  it('builds exactly the generated columns, expression and partial indexes and exclusion constraints that schema.prisma cannot describe', async () => {
+  it('builds exactly the generated columns, expression and partial indexes, exclusion constraints and triggers that schema.prisma cannot describe', async () => {
     const actual = await actualSchema();
+    expect(actual.triggers).toEqual([...DATABASE_ONLY.triggers].sort());
     expect(actual.generatedColumns).toEqual([...DATABASE_ONLY.generatedColumns].sort());
     expect(actual.exclusionConstraints).toEqual([...DATABASE_ONLY.exclusionConstraints].sort());
     expect(actual.expressionIndexes).toEqual([...DATABASE_ONLY.expressionIndexes].sort());
@@ -254,6 +266,48 @@ describe('SQL migrations', async () => {
 
   it('applies each migration once: a second run applies nothing', async () => {
     expect(await migrate(db.sql)).toEqual([]);
+  });
+
+  it('fills in the first response of the conversations written before migration 0040, from their messages', async () => {
+    // An empty database (PostgreSQL: a new one; embedded: in memory) brought up to the migration before it.
+    const url = (await emptyDatabaseEnv())['DATABASE_URL'];
+    const before = await openDatabase(url ? { url, poolSize: 2 } : {});
+    try {
+      await migrate(
+        before.sql,
+        readMigrations().filter((migration) => migration.name < '0040'),
+      );
+      const id = (n: number) => `00000000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+      const [workspace, customer, answered, unanswered, campaignOnly] = [1, 2, 3, 4, 5].map(id);
+      const message = (n: number, conversation: string, direction: string, sender: string, minute: number) =>
+        `('${id(n)}', '${workspace}', '${conversation}', '${direction}', 'Hi', 'sent', '${sender}', ` +
+        `timestamptz '2026-09-01 10:00Z' + interval '${minute} minutes', now())`;
+      await before.sql.exec(`
+        INSERT INTO workspaces (id, name, public_id, updated_at) VALUES ('${workspace}', 'Before 0040', 'before0040', now());
+        INSERT INTO customers (id, company_id, updated_at) VALUES ('${customer}', '${workspace}', now());
+        INSERT INTO conversations (id, company_id, customer_id, provider, updated_at) VALUES
+          ('${answered}', '${workspace}', '${customer}', 'sandbox', now()),
+          ('${unanswered}', '${workspace}', '${customer}', 'sandbox', now()),
+          ('${campaignOnly}', '${workspace}', '${customer}', 'sandbox', now());
+        INSERT INTO messages (id, company_id, conversation_id, direction, body, status, sender_type, created_at, updated_at) VALUES
+          ${message(10, answered!, 'outbound', 'user', -5)}, ${message(11, answered!, 'inbound', 'contact', 0)},
+          ${message(12, answered!, 'outbound', 'campaign', 1)}, ${message(13, answered!, 'outbound', 'agent', 3)},
+          ${message(14, answered!, 'inbound', 'contact', 4)}, ${message(15, answered!, 'outbound', 'user', 6)},
+          ${message(16, unanswered!, 'inbound', 'contact', 0)},
+          ${message(17, campaignOnly!, 'outbound', 'campaign', 0)};`);
+      await migrate(before.sql);
+      const kept = await before.sql.query<Record<string, string | null>>(`
+        SELECT id::text, to_char(first_inbound_at AT TIME ZONE 'UTC', 'HH24:MI') AS first_inbound,
+               to_char(first_response_at AT TIME ZONE 'UTC', 'HH24:MI') AS first_response, first_responder_type
+        FROM conversations ORDER BY id`);
+      expect(kept).toEqual([
+        { id: answered, first_inbound: '10:00', first_response: '10:03', first_responder_type: 'agent' },
+        { id: unanswered, first_inbound: '10:00', first_response: null, first_responder_type: null },
+        { id: campaignOnly, first_inbound: null, first_response: null, first_responder_type: null },
+      ]);
+    } finally {
+      await before.close();
+    }
   });
 
   it('refuses to run when an applied migration file was edited', async () => {
