@@ -112,8 +112,15 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows a message the provider delivers without a reload, and a reply’s ticks move to read', async () => {
-    const { page, problems } = await signedIn();
+  it('shows a message the provider delivers without a reload, and a reply’s ticks move to read, over one live stream', async () => {
+    const { page, problems } = await newPage(1440);
+    // The live streams the page opens (graphql-sse asks for text/event-stream alone; urql's queries accept it among others):
+    // the inbox and the open conversation share one.
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      if (request.headers()['accept'] === 'text/event-stream') streams.push(JSON.parse(request.postData() ?? '{}').operationName);
+    });
+    await signIn(page, ownerEmail, PASSWORD, '/inbox');
     const from = digits();
     const name = `Ana Live ${from.slice(-4)}`;
     const delivered = await world.webhook(
@@ -139,6 +146,7 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await world.webhook(inboundPayload(workspace.phoneNumberId, { from, name, text: 'Thanks!' }), workspace.appSecret);
     await page.getByTestId('message').filter({ hasText: 'Thanks!' }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'conversation-1440.png') });
+    expect(streams).toEqual(['InboxConversationsLive']);
     expect(problems).toEqual([]);
   });
 

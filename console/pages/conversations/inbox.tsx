@@ -1,6 +1,6 @@
 // The inbox: conversations by status, assignee and search with each person's unread count, and the open
 // conversation's transcript (media, replies, status ticks, the AI agent's runs) with its reply box, assignment,
-// close/reopen, the AI-agent switch and notes. Subscriptions keep both live without a reload.
+// close/reopen, the AI-agent switch and notes. One subscription keeps both live without a reload.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
@@ -34,17 +34,13 @@ const SEARCH = gql`
     users { id name email status }
   }
 `;
-const ANY_CHANGE = gql`
-  subscription InboxLive {
-    messageCreated {
-      id
-    }
-  }
-`;
+// One stream for the whole page: conversationChanged carries every event about a conversation (its messages, their
+// statuses, its own changes), so the list and the open conversation both follow it.
 const ANY_CONVERSATION_CHANGE = gql`
   subscription InboxConversationsLive {
     conversationChanged {
       id
+      conversation_id
     }
   }
 `;
@@ -72,14 +68,17 @@ export function InboxPage() {
     variables: searching ? { q: search.trim() } : { status: status || null, assigned_user_id: assignee === 'me' ? me : assignee || null },
   });
   const refetch = () => refresh({ requestPolicy: 'network-only' });
-  useSubscription({ query: ANY_CHANGE }, (_previous: unknown, event: unknown) => {
-    refetch();
-    return event;
-  });
-  useSubscription({ query: ANY_CONVERSATION_CHANGE }, (_previous: unknown, event: unknown) => {
-    refetch();
-    return event;
-  });
+  // How many live changes each conversation has had since the page opened: the open conversation reads itself again on each.
+  const [changes, setChanges] = useState<Record<string, number>>({});
+  useSubscription(
+    { query: ANY_CONVERSATION_CHANGE },
+    (_previous: unknown, event: { conversationChanged: { conversation_id: string | null } }) => {
+      refetch();
+      const id = event.conversationChanged.conversation_id;
+      if (id) setChanges((counted) => ({ ...counted, [id]: (counted[id] ?? 0) + 1 }));
+      return event;
+    },
+  );
   const rows = listed.data?.conversations?.data ?? listed.data?.conversationSearch?.data ?? [];
   const users = listed.data?.users;
   const selected = params['id'];
@@ -103,7 +102,17 @@ export function InboxPage() {
             <SimulateInbound />
           </details>
         }
-        detail={selected ? <Conversation id={selected} users={users ?? []} onBack={() => route('/inbox')} onChange={refetch} /> : null}
+        detail={
+          selected ? (
+            <Conversation
+              id={selected}
+              changes={changes[selected] ?? 0}
+              users={users ?? []}
+              onBack={() => route('/inbox')}
+              onChange={refetch}
+            />
+          ) : null
+        }
         placeholderText="Choose a conversation."
         filters={
           <>
@@ -209,27 +218,6 @@ const CONVERSATION = gql`
     agentRuns(conversation_id: $id, limit: 50) { data { id status kind message_id reply_message_id handoff_reason latency_ms prompt_tokens completion_tokens passages tool_calls error } }
   }
 `;
-const MESSAGES_LIVE = gql`
-  subscription ConversationMessages($id: ID!) {
-    messageCreated(conversation_id: $id) {
-      id
-    }
-  }
-`;
-const STATUS_LIVE = gql`
-  subscription ConversationStatuses($id: ID!) {
-    messageStatusChanged(conversation_id: $id) {
-      id
-    }
-  }
-`;
-const CHANGES_LIVE = gql`
-  subscription ConversationChanges($id: ID!) {
-    conversationChanged(conversation_id: $id) {
-      id
-    }
-  }
-`;
 const MARK_READ = gql`
   mutation MarkRead($id: ID!) {
     conversationMarkRead(id: $id) {
@@ -271,7 +259,10 @@ const ADD_NOTE = gql`
   }
 `;
 
-function Conversation({ id, users, onBack, onChange }: { id: string; users: User[]; onBack: () => void; onChange: () => void }) {
+type ConversationProps = { id: string; changes: number; users: User[]; onBack: () => void; onChange: () => void };
+
+/** The open conversation; `changes` counts the live changes the inbox saw for it, each read again here. */
+function Conversation({ id, changes, users, onBack, onChange }: ConversationProps) {
   const [result, refresh] = useQuery<{
     conversation: ConversationDetail | null;
     conversationMessages: { data: Message[] };
@@ -287,13 +278,9 @@ function Conversation({ id, users, onBack, onChange }: { id: string; users: User
   const [note, setNote] = useState('');
   // The switch shows the person's choice at once, not the stored value, while the change is on its way.
   const [switching, setSwitching] = useState<boolean | null>(null);
-  const live = (_previous: unknown, event: unknown) => {
-    refetch();
-    return event;
-  };
-  useSubscription({ query: MESSAGES_LIVE, variables: { id } }, live);
-  useSubscription({ query: STATUS_LIVE, variables: { id } }, live);
-  useSubscription({ query: CHANGES_LIVE, variables: { id } }, live);
+  useEffect(() => {
+    if (changes > 0) refetch();
+  }, [changes]);
 
   const messages = useMemo(() => [...(result.data?.conversationMessages.data ?? [])].reverse(), [result.data]);
   const newestInbound = messages.filter((message) => message.direction === 'inbound').at(-1)?.id;
