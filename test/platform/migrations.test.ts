@@ -173,6 +173,8 @@ function expectedSchema() {
 describe('SQL migrations', async () => {
   const db = await openTestDatabase();
   afterAll(() => db.close());
+  // Made here, not in the test that uses it: the database is dropped by an afterAll hook, which a test cannot add.
+  const emptyUrl = (await emptyDatabaseEnv())['DATABASE_URL'];
 
   async function actualSchema() {
     const columns = await db.sql.query<{
@@ -269,9 +271,9 @@ describe('SQL migrations', async () => {
   });
 
   it('fills in the first response of the conversations written before migration 0040, from their messages', async () => {
-    // An empty database (PostgreSQL: a new one; embedded: in memory) brought up to the migration before it.
-    const url = (await emptyDatabaseEnv())['DATABASE_URL'];
-    const before = await openDatabase(url ? { url, poolSize: 2 } : {});
+    // An empty database (PostgreSQL: a new one, made for this file; embedded: in memory) brought up to the migration
+    // before it.
+    const before = await openDatabase(emptyUrl ? { url: emptyUrl, poolSize: 2 } : {});
     try {
       await migrate(
         before.sql,
