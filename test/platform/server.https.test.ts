@@ -136,11 +136,14 @@ describe('requests Node itself refuses', () => {
       const trickle = setInterval(() => socket.writable && socket.write(' '), 500);
       let received = '';
       socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
-      socket.on('close', () => {
+      const end = () => {
         clearInterval(trickle);
         resolve(received);
-      });
-      socket.on('error', reject);
+      };
+      socket.on('close', end);
+      // The server closes the connection after its answer; a byte of the trickle written after that may come back as
+      // a reset, which ends the connection as the close does. A reset before any answer is a failure.
+      socket.on('error', (error: Error) => (received ? end() : reject(error)));
     });
     expect(raw.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 408']);
     expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'REQUEST_TIMEOUT' } });
