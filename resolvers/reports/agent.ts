@@ -1,7 +1,8 @@
 // The AI agent's report over the range: the conversations it answered, handed off (and why), closed without
 // a person ever replying, and its shares of the conversations that wrote in and of those closed.
+import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Context } from '../shared/context.js';
-import { ratio, reportScope, scopedConversations, type ReportInput } from './scope.js';
+import { inScopedConversation, ratio, reportScope, scopedConversations, type ReportInput } from './scope.js';
 
 export type AgentReport = {
   conversations_with_inbound: number;
@@ -21,14 +22,16 @@ export async function agentReport(ctx: Context, input: ReportInput): Promise<Age
   const [counts] = await ctx.prisma.$queryRaw<Counts[]>`
     WITH ${scopedConversations(scope)},
     runs AS (
-      SELECT r.conversation_id, r.status FROM agent_runs r JOIN scoped s ON s.id = r.conversation_id
+      SELECT r.conversation_id, r.status FROM agent_runs r
       WHERE r.company_id = ${scope.workspaceId}::uuid AND r.created_at >= ${scope.from} AND r.created_at < ${scope.to}
+        AND ${inScopedConversation(scope, Prisma.sql`r.conversation_id`)}
     ),
     closed AS (SELECT s.id FROM scoped s WHERE s.closed_at >= ${scope.from} AND s.closed_at < ${scope.to})
     SELECT
-      (SELECT count(DISTINCT m.conversation_id) FROM messages m JOIN scoped s ON s.id = m.conversation_id
+      (SELECT count(DISTINCT m.conversation_id) FROM messages m
         WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'inbound'
-          AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to})::int AS conversations_with_inbound,
+          AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to}
+          AND ${inScopedConversation(scope, Prisma.sql`m.conversation_id`)})::int AS conversations_with_inbound,
       (SELECT count(DISTINCT conversation_id) FROM runs WHERE status = 'replied')::int AS conversations_answered,
       (SELECT count(DISTINCT conversation_id) FROM runs WHERE status = 'handed_off')::int AS conversations_handed_off,
       (SELECT count(*) FROM closed)::int AS conversations_closed,
@@ -39,9 +42,9 @@ export async function agentReport(ctx: Context, input: ReportInput): Promise<Age
   const handoffs = await ctx.prisma.$queryRaw<{ reason: string; count: number }[]>`
     WITH ${scopedConversations(scope)}
     SELECT coalesce(r.handoff_reason, 'unspecified') AS reason, count(*)::int AS count
-    FROM agent_runs r JOIN scoped s ON s.id = r.conversation_id
+    FROM agent_runs r
     WHERE r.company_id = ${scope.workspaceId}::uuid AND r.status = 'handed_off'
-      AND r.created_at >= ${scope.from} AND r.created_at < ${scope.to}
+      AND r.created_at >= ${scope.from} AND r.created_at < ${scope.to} AND ${inScopedConversation(scope, Prisma.sql`r.conversation_id`)}
     GROUP BY 1 ORDER BY count DESC, reason`;
   const figures = counts!;
   return {

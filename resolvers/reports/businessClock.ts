@@ -42,21 +42,24 @@ export async function businessClock(ctx: Context, workspaceId: string, from: Dat
   return clock;
 }
 
-/** SQL: `clock`, one row holding the clock's arrays, for `businessSeconds` to read as `k`. */
+/** SQL: `clock`, one row holding the clock's arrays, for `durations` to read as `k`. */
 export function clockTable(clock: BusinessClock): Prisma.Sql {
   return Prisma.sql`clock AS (
     SELECT ${clock.starts}::float8[] AS starts, ${clock.ends}::float8[] AS ends, ${clock.openBefore}::float8[] AS open_before
   )`;
 }
 
-/** SQL: open seconds from the clock's origin to `at` (0 before its first interval); needs `clock k` in FROM. */
+/** SQL: open seconds from the clock's origin to `at` (0 before its first interval, null when `at` is null); needs
+ * `clock k` in FROM. */
 function businessSecondsTo(at: Prisma.Sql): Prisma.Sql {
   const epoch = Prisma.sql`extract(epoch FROM ${at})::float8`;
   const index = Prisma.sql`width_bucket(${epoch}, k.starts)`;
-  return Prisma.sql`coalesce(k.open_before[${index}] + least(${epoch}, k.ends[${index}]) - k.starts[${index}], 0)`;
+  return Prisma.sql`coalesce(k.open_before[${index}] + least(${epoch}, k.ends[${index}]) - k.starts[${index}],
+                            CASE WHEN ${at} IS NOT NULL THEN 0 END)`;
 }
 
-/** SQL: the open (business) seconds between two instants; needs `clock k` in FROM. */
-export function businessSeconds(start: Prisma.Sql, end: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(${businessSecondsTo(end)} - ${businessSecondsTo(start)})`;
+/** SQL: two columns, the seconds between two instants in calendar time and within business hours (both null while
+ * `end` is null: a clock still running); needs `clock k` in FROM. */
+export function durations(start: Prisma.Sql, end: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`extract(epoch FROM ${end} - ${start})::float8, (${businessSecondsTo(end)} - ${businessSecondsTo(start)})`;
 }

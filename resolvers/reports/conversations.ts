@@ -4,7 +4,7 @@
 // ("facts" below), bucketed and counted by PostgreSQL; definitions in docs/reports.md.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Context } from '../shared/context.js';
-import { businessClock, businessSeconds, clockTable, type BusinessClock } from './businessClock.js';
+import { businessClock, clockTable, durations, type BusinessClock } from './businessClock.js';
 import {
   bucketOf,
   bucketStarts,
@@ -90,13 +90,13 @@ async function figureRows(ctx: Context, scope: ReportScope, clock: BusinessClock
              NULL::float8 AS seconds, NULL::float8 AS business_seconds
       FROM scoped s WHERE ${range(Prisma.sql`s.created_at`)} GROUP BY 2
       UNION ALL
-      SELECT 'closed', ${bucket(Prisma.sql`s.closed_at`)}, 1, extract(epoch FROM s.closed_at - s.created_at)::float8,
-             ${businessSeconds(Prisma.sql`s.created_at`, Prisma.sql`s.closed_at`)}
+      SELECT 'closed', ${bucket(Prisma.sql`s.closed_at`)}, 1, ${durations(Prisma.sql`s.created_at`, Prisma.sql`s.closed_at`)}
       FROM scoped s CROSS JOIN clock k WHERE ${range(Prisma.sql`s.closed_at`)}
       UNION ALL
       SELECT 'reopened', ${bucket(Prisma.sql`sc.created_at`)}, count(*), NULL, NULL
-      FROM conversation_status_changes sc JOIN scoped s ON s.id = sc.conversation_id
+      FROM conversation_status_changes sc
       WHERE sc.company_id = ${scope.workspaceId}::uuid AND sc.to_status <> 'closed' AND ${range(Prisma.sql`sc.created_at`)}
+        AND ${inScopedConversation(scope, Prisma.sql`sc.conversation_id`)}
       GROUP BY 2
       UNION ALL
       SELECT CASE WHEN m.direction = 'inbound' THEN 'message_in' ELSE 'message_out' END, ${bucket(Prisma.sql`m.created_at`)},

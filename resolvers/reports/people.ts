@@ -4,8 +4,16 @@
 // and the conversations assigned to them open now. With a team filter, the rows are the team's members.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Context } from '../shared/context.js';
-import { businessClock, businessSeconds, clockTable } from './businessClock.js';
-import { firstResponses, inScopeTeam, percentiles, reportScope, scopedConversations, type ReportInput } from './scope.js';
+import { businessClock, clockTable, durations } from './businessClock.js';
+import {
+  firstResponses,
+  inScopeTeam,
+  inScopedConversation,
+  percentiles,
+  reportScope,
+  scopedConversations,
+  type ReportInput,
+} from './scope.js';
 
 export type PersonFigures = {
   user_id: string;
@@ -34,15 +42,14 @@ export async function peopleReport(ctx: Context, input: ReportInput): Promise<Pe
     ${firstResponses(scope)},
     facts AS (
       SELECT DISTINCT 'handled' AS kind, m.sender_id AS user_id, m.conversation_id, NULL::float8 AS seconds, NULL::float8 AS business_seconds
-      FROM messages m JOIN scoped s ON s.id = m.conversation_id
+      FROM messages m
       WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'outbound' AND m.sender_type = 'user'
-        AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to}
+        AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to} AND ${inScopedConversation(scope, Prisma.sql`m.conversation_id`)}
       UNION ALL
       SELECT 'first_response', f.sender_id, f.conversation_id, f.seconds, f.business_seconds
       FROM first_responses f WHERE f.sender_type = 'user'
       UNION ALL
-      SELECT 'resolution', s.assigned_user_id::text, s.id, extract(epoch FROM s.closed_at - s.created_at)::float8,
-             ${businessSeconds(Prisma.sql`s.created_at`, Prisma.sql`s.closed_at`)}
+      SELECT 'resolution', s.assigned_user_id::text, s.id, ${durations(Prisma.sql`s.created_at`, Prisma.sql`s.closed_at`)}
       FROM scoped s CROSS JOIN clock k
       WHERE s.assigned_user_id IS NOT NULL AND s.closed_at >= ${scope.from} AND s.closed_at < ${scope.to}
       UNION ALL

@@ -8,7 +8,7 @@ import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { invalid } from '../shared/errors.js';
 import { instant, parseInput, uuid } from '../shared/validation.js';
-import { businessSeconds } from './businessClock.js';
+import { durations } from './businessClock.js';
 
 export const REPORT_INTERVALS = ['hour', 'day', 'week'] as const;
 export type ReportInterval = (typeof REPORT_INTERVALS)[number];
@@ -140,12 +140,9 @@ export function inScopedConversation(scope: ReportScope, conversationId: Prisma.
  * campaign's), who wrote it, and the seconds between, in calendar time and in business hours (null while
  * unanswered); needs the `clock` (businessClock.ts) defined before it. */
 export function firstResponses(scope: ReportScope): Prisma.Sql {
-  return Prisma.sql`first_responses AS (
-    SELECT s.id AS conversation_id, s.first_inbound_at AS started_at,
-           s.first_responder_type AS sender_type, s.first_responder_id AS sender_id,
-           extract(epoch FROM s.first_response_at - s.first_inbound_at)::float8 AS seconds,
-           CASE WHEN s.first_response_at IS NOT NULL
-             THEN ${businessSeconds(Prisma.sql`s.first_inbound_at`, Prisma.sql`s.first_response_at`)} END AS business_seconds
+  return Prisma.sql`first_responses (conversation_id, started_at, sender_type, sender_id, seconds, business_seconds) AS (
+    SELECT s.id, s.first_inbound_at, s.first_responder_type, s.first_responder_id,
+           ${durations(Prisma.sql`s.first_inbound_at`, Prisma.sql`s.first_response_at`)}
     FROM scoped s CROSS JOIN clock k
     WHERE s.first_inbound_at >= ${scope.from} AND s.first_inbound_at < ${scope.to}
   )`;
