@@ -1,7 +1,7 @@
 // The inbox: conversations by status, assignee and search with each person's unread count, and the open
 // conversation's transcript (media, replies, status ticks, the AI agent's runs) with its reply box, assignment,
 // close/reopen, the AI-agent switch and notes. One subscription keeps both live without a reload.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { gql } from '@urql/core';
 import { useMutation, useQuery, useSubscription } from '@urql/preact';
@@ -68,20 +68,21 @@ export function InboxPage() {
     variables: searching ? { q: search.trim() } : { status: status || null, assigned_user_id: assignee === 'me' ? me : assignee || null },
   });
   const refetch = () => refresh({ requestPolicy: 'network-only' });
-  // How many live changes each conversation has had since the page opened: the open conversation reads itself again on each.
-  const [changes, setChanges] = useState<Record<string, number>>({});
+  const selected = params['id'];
+  // The live changes of the open conversation, which reads itself again on each; the handler sees the open one by ref.
+  const [openChanges, setOpenChanges] = useState(0);
+  const open = useRef(selected);
+  open.current = selected;
   useSubscription(
     { query: ANY_CONVERSATION_CHANGE },
     (_previous: unknown, event: { conversationChanged: { conversation_id: string | null } }) => {
       refetch();
-      const id = event.conversationChanged.conversation_id;
-      if (id) setChanges((counted) => ({ ...counted, [id]: (counted[id] ?? 0) + 1 }));
+      if (event.conversationChanged.conversation_id === open.current) setOpenChanges((count) => count + 1);
       return event;
     },
   );
   const rows = listed.data?.conversations?.data ?? listed.data?.conversationSearch?.data ?? [];
   const users = listed.data?.users;
-  const selected = params['id'];
 
   return (
     <Page title="Inbox">
@@ -104,13 +105,7 @@ export function InboxPage() {
         }
         detail={
           selected ? (
-            <Conversation
-              id={selected}
-              changes={changes[selected] ?? 0}
-              users={users ?? []}
-              onBack={() => route('/inbox')}
-              onChange={refetch}
-            />
+            <Conversation id={selected} changes={openChanges} users={users ?? []} onBack={() => route('/inbox')} onChange={refetch} />
           ) : null
         }
         placeholderText="Choose a conversation."
@@ -261,7 +256,8 @@ const ADD_NOTE = gql`
 
 type ConversationProps = { id: string; changes: number; users: User[]; onBack: () => void; onChange: () => void };
 
-/** The open conversation; `changes` counts the live changes the inbox saw for it, each read again here. */
+/** The open conversation; `changes` counts the live changes the inbox saw for the open conversation, each read again
+ * here (those before this view opened are in its first answer). */
 function Conversation({ id, changes, users, onBack, onChange }: ConversationProps) {
   const [result, refresh] = useQuery<{
     conversation: ConversationDetail | null;
@@ -278,8 +274,9 @@ function Conversation({ id, changes, users, onBack, onChange }: ConversationProp
   const [note, setNote] = useState('');
   // The switch shows the person's choice at once, not the stored value, while the change is on its way.
   const [switching, setSwitching] = useState<boolean | null>(null);
+  const [changesAtOpen] = useState(changes);
   useEffect(() => {
-    if (changes > 0) refetch();
+    if (changes !== changesAtOpen) refetch();
   }, [changes]);
 
   const messages = useMemo(() => [...(result.data?.conversationMessages.data ?? [])].reverse(), [result.data]);
