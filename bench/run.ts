@@ -148,6 +148,14 @@ async function warmUp(service: Server, baseline: Server, workspace: BenchWorkspa
   }
 }
 
+/** One request, timed: the first of a read at its scale, before any load (the reports compute their kept days). */
+async function firstRequestMs(server: Server, workspace: BenchWorkspace, path: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetchInsecure(`${server.url}${path}`, { method: 'GET', headers: { authorization: `Bearer ${workspace.key}` } });
+  if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+  return Math.round(performance.now() - started);
+}
+
 /** The REST operation that searches each list. */
 const SEARCH_OPERATIONS: Record<SearchedList, string> = {
   contacts: 'searchContacts',
@@ -162,11 +170,12 @@ async function runScale(
   contacts: number,
   pool: pg.Pool,
 ): Promise<ScaleResults> {
-  const results: ScaleResults = { contacts, service: {}, baseline: {}, graphql: {}, latency: {}, searches: {} };
+  const results: ScaleResults = { contacts, first: {}, service: {}, baseline: {}, graphql: {}, latency: {}, searches: {} };
   for (const read of await readsFor(pool, workspace.id, contacts)) {
     console.log(
-      `  ${contacts} · ${read.name}: service REST, GraphQL, one connection${read.baseline ? ', baseline' : ''} (service RSS so far ${service.maxRssMb()} MB)`,
+      `  ${contacts} · ${read.name}: first request, service REST, GraphQL, one connection${read.baseline ? ', baseline' : ''} (service RSS so far ${service.maxRssMb()} MB)`,
     );
+    results.first![read.name] = await firstRequestMs(service, workspace, read.path);
     results.service[read.name] = await load(service, workspace, read.path);
     results.graphql[read.name] = await loadGraphql({ service, workspace }, read.graphql);
     results.latency[read.name] = await load(service, workspace, read.path, 1, settings.latencySeconds);

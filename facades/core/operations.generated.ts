@@ -1146,7 +1146,7 @@ export type ReportCampaignsQueryVariables = Exact<{
 }>;
 
 
-export type ReportCampaignsQuery = { reportCampaigns: { rows: Array<{ campaign_id: string, name: string, status: string, template_name: string, recipients: number, sent: number, delivered: number, read: number, replied_within_24h: number, failed: number, failed_by_error_code: Array<{ error_code: string, count: number }> }> } | null };
+export type ReportCampaignsQuery = { reportCampaigns: { rows: Array<{ campaign_id: string, name: string, status: string, template_name: string, recipients: number, sent: number, delivered: number, read: number, replied_within_24h: number, failed: number, opted_out: number, failed_by_error_code: Array<{ error_code: string, count: number }> }> } | null };
 
 export type ReportTemplatesQueryVariables = Exact<{
   from: string;
@@ -1158,7 +1158,7 @@ export type ReportTemplatesQueryVariables = Exact<{
 }>;
 
 
-export type ReportTemplatesQuery = { reportTemplates: { rows: Array<{ template_name: string, template_language: string | null, sends: number, delivered: number, read: number, read_rate: number | null, replies: number, failed: number }> } | null };
+export type ReportTemplatesQuery = { reportTemplates: { rows: Array<{ template_name: string, template_language: string | null, sends: number, delivered: number, read: number, read_rate: number | null, replies: number, failed: number, billable: number }> } | null };
 
 export type AppointmentTypeFieldsFragment = { id: string, name: string, duration_minutes: number, buffer_minutes: number, active: boolean, created_at: string, updated_at: string, availability: Array<{ weekday: Weekday, start: string, end: string }> };
 

@@ -1,5 +1,5 @@
 // Campaign results over the range, one row per campaign that sent or failed a message in it: sent, delivered,
-// read, replied within 24 hours of the send, failed (and by error code). Conversation filters do not apply:
+// read, replied within 24 hours of the send, opted out within 24 hours of the send, failed (and by error code). Conversation filters do not apply:
 // a campaign's audience is chosen by the campaign itself.
 import type { Context } from '../shared/context.js';
 import { reportScope, type ReportInput } from './scope.js';
@@ -15,6 +15,7 @@ export type CampaignFigures = {
   read: number;
   replied_within_24h: number;
   failed: number;
+  opted_out: number;
   failed_by_error_code: { error_code: string; count: number }[];
 };
 
@@ -35,12 +36,15 @@ export async function campaignsReport(ctx: Context, input: ReportInput): Promise
                SELECT 1 FROM messages i WHERE i.conversation_id = t.conversation_id AND i.direction = 'inbound'
                  AND i.created_at > t.sent_at AND i.created_at <= t.sent_at + interval '24 hours'))::int AS replied_within_24h,
              count(*) FILTER (WHERE t.status = 'failed')::int AS failed,
+             count(*) FILTER (WHERE t.sent_at IS NOT NULL AND EXISTS (
+               SELECT 1 FROM consent_changes o WHERE o.contact_id = t.contact_id AND o.status = 'opted_out'
+                 AND o.created_at > t.sent_at AND o.created_at <= t.sent_at + interval '24 hours'))::int AS opted_out,
              coalesce(jsonb_agg(t.error_code) FILTER (WHERE t.status = 'failed'), '[]'::jsonb) AS failure_codes
       FROM touched t GROUP BY t.campaign_id
     )
     SELECT c.id::text AS campaign_id, c.name, c.status, c.template_name,
            (SELECT count(*) FROM campaign_recipients a WHERE a.campaign_id = c.id)::int AS recipients,
-           f.sent, f.delivered, f.read, f.replied_within_24h, f.failed,
+           f.sent, f.delivered, f.read, f.replied_within_24h, f.failed, f.opted_out,
            coalesce((SELECT jsonb_agg(jsonb_build_object('error_code', code, 'count', n) ORDER BY n DESC, code)
                      FROM (SELECT coalesce(x #>> '{}', 'unknown') AS code, count(*)::int AS n
                            FROM jsonb_array_elements(f.failure_codes) x GROUP BY 1) codes), '[]'::jsonb) AS failed_by_error_code

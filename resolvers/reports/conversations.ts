@@ -1,41 +1,15 @@
 // The conversations report: opened, closed, reopened, messages in and out, first response and resolution
 // times (median, p90, and the conversations they came from; in calendar time and in business hours), for the
-// range, for the previous period of equal length, and as a series by interval. Each fact is one dated row
-// ("facts" below), bucketed and counted by PostgreSQL; definitions in docs/reports.md.
+// range, for the previous period of equal length, and as a series by interval. A period in whole days of the
+// workspace's time zone without filters is merged from kept days (dailyFigures.ts); any other is counted by
+// PostgreSQL from the facts (conversationFacts.ts). Definitions in docs/reports.md.
+import { DateTime } from 'luxon';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Context } from '../shared/context.js';
-import { businessClock, clockTable, durations, type BusinessClock } from './businessClock.js';
-import {
-  bucketOf,
-  bucketStarts,
-  firstResponses,
-  inScopedConversation,
-  percentiles,
-  previousPeriod,
-  reportScope,
-  scopedConversations,
-  type ReportInput,
-  type ReportScope,
-} from './scope.js';
-
-export type ConversationFigures = {
-  conversations_opened: number;
-  conversations_closed: number;
-  conversations_reopened: number;
-  messages_in: number;
-  messages_out: number;
-  first_response_conversations: number;
-  unanswered_conversations: number;
-  first_response_median_seconds: number | null;
-  first_response_p90_seconds: number | null;
-  first_response_business_median_seconds: number | null;
-  first_response_business_p90_seconds: number | null;
-  resolution_conversations: number;
-  resolution_median_seconds: number | null;
-  resolution_p90_seconds: number | null;
-  resolution_business_median_seconds: number | null;
-  resolution_business_p90_seconds: number | null;
-};
+import { businessClock, type BusinessClock } from './businessClock.js';
+import { conversationFacts, type ConversationFigures } from './conversationFacts.js';
+import { figuresOfDays, keptDays, readsKeptDays, type DayFigures } from './dailyFigures.js';
+import { bucketStarts, percentiles, previousPeriod, reportScope, type ReportInput, type ReportScope } from './scope.js';
 
 export type ConversationsReport = {
   from: Date;
@@ -49,24 +23,8 @@ export type ConversationsReport = {
 
 type FigureRow = ConversationFigures & { bucket: Date | null };
 
-const EMPTY: ConversationFigures = {
-  conversations_opened: 0,
-  conversations_closed: 0,
-  conversations_reopened: 0,
-  messages_in: 0,
-  messages_out: 0,
-  first_response_conversations: 0,
-  unanswered_conversations: 0,
-  first_response_median_seconds: null,
-  first_response_p90_seconds: null,
-  first_response_business_median_seconds: null,
-  first_response_business_p90_seconds: null,
-  resolution_conversations: 0,
-  resolution_median_seconds: null,
-  resolution_p90_seconds: null,
-  resolution_business_median_seconds: null,
-  resolution_business_p90_seconds: null,
-};
+/** The figures of a period or bucket with nothing in it. */
+const EMPTY: ConversationFigures = figuresOfDays([]);
 
 function figures(row: FigureRow | undefined): ConversationFigures {
   if (!row) return EMPTY;
@@ -74,39 +32,10 @@ function figures(row: FigureRow | undefined): ConversationFigures {
   return rest;
 }
 
-/** One row per bucket and one (bucket null) for the whole range. A fact is `n` events of a kind in a bucket: the
- * counted kinds come counted per bucket (the year's messages are not sorted one by one), the timed kinds (closed,
- * first response) one row each, with `seconds` its calendar time and `business_seconds` the part of it within
- * business hours. */
+/** The figures counted from the facts: one row per bucket and one (bucket null) for the whole range. */
 async function figureRows(ctx: Context, scope: ReportScope, clock: BusinessClock): Promise<FigureRow[]> {
-  const range = (at: Prisma.Sql) => Prisma.sql`${at} >= ${scope.from} AND ${at} < ${scope.to}`;
-  const bucket = (at: Prisma.Sql) => bucketOf(scope, at);
   return ctx.prisma.$queryRaw<FigureRow[]>`
-    WITH ${scopedConversations(scope)},
-    ${clockTable(clock)},
-    ${firstResponses(scope)},
-    facts AS (
-      SELECT 'opened' AS kind, ${bucket(Prisma.sql`s.created_at`)} AS bucket, count(*) AS n,
-             NULL::float8 AS seconds, NULL::float8 AS business_seconds
-      FROM scoped s WHERE ${range(Prisma.sql`s.created_at`)} GROUP BY 2
-      UNION ALL
-      SELECT 'closed', ${bucket(Prisma.sql`s.closed_at`)}, 1, ${durations(Prisma.sql`s.created_at`, Prisma.sql`s.closed_at`)}
-      FROM scoped s CROSS JOIN clock k WHERE ${range(Prisma.sql`s.closed_at`)}
-      UNION ALL
-      SELECT 'reopened', ${bucket(Prisma.sql`sc.created_at`)}, count(*), NULL, NULL
-      FROM conversation_status_changes sc
-      WHERE sc.company_id = ${scope.workspaceId}::uuid AND sc.to_status <> 'closed' AND ${range(Prisma.sql`sc.created_at`)}
-        AND ${inScopedConversation(scope, Prisma.sql`sc.conversation_id`)}
-      GROUP BY 2
-      UNION ALL
-      SELECT CASE WHEN m.direction = 'inbound' THEN 'message_in' ELSE 'message_out' END, ${bucket(Prisma.sql`m.created_at`)},
-             count(*), NULL, NULL
-      FROM messages m
-      WHERE m.company_id = ${scope.workspaceId}::uuid AND ${range(Prisma.sql`m.created_at`)} AND ${inScopedConversation(scope, Prisma.sql`m.conversation_id`)}
-      GROUP BY 1, 2
-      UNION ALL
-      SELECT 'first_response', ${bucket(Prisma.sql`f.started_at`)}, 1, f.seconds, f.business_seconds FROM first_responses f
-    )
+    WITH ${conversationFacts(scope, clock)}
     SELECT bucket,
            coalesce(sum(n) FILTER (WHERE kind = 'opened'), 0)::int AS conversations_opened,
            coalesce(sum(n) FILTER (WHERE kind = 'closed'), 0)::int AS conversations_closed,
@@ -124,20 +53,45 @@ async function figureRows(ctx: Context, scope: ReportScope, clock: BusinessClock
     GROUP BY GROUPING SETS ((bucket), ())`;
 }
 
+/** A period's figures: for the whole range and per bucket start (epoch ms). */
+type PeriodFigures = { totals: ConversationFigures; byBucket: Map<number, ConversationFigures> };
+
+async function countedPeriod(ctx: Context, scope: ReportScope): Promise<PeriodFigures> {
+  const clock = await businessClock(ctx, scope.workspaceId, scope.from, scope.to);
+  const rows = await figureRows(ctx, scope, clock);
+  return {
+    totals: figures(rows.find((row) => row.bucket === null)),
+    byBucket: new Map(rows.filter((row) => row.bucket).map((row) => [row.bucket!.getTime(), figures(row)])),
+  };
+}
+
+async function mergedPeriod(ctx: Context, scope: ReportScope): Promise<PeriodFigures> {
+  const days = await keptDays(ctx, scope);
+  const buckets = new Map<number, DayFigures[]>();
+  for (const [day, dayFigures] of days) {
+    const start = DateTime.fromISO(day, { zone: scope.timeZone }).startOf(scope.interval).toMillis();
+    buckets.set(start, [...(buckets.get(start) ?? []), dayFigures]);
+  }
+  return {
+    totals: figuresOfDays([...days.values()]),
+    byBucket: new Map([...buckets].map(([start, inBucket]) => [start, figuresOfDays(inBucket)])),
+  };
+}
+
+function period(ctx: Context, scope: ReportScope): Promise<PeriodFigures> {
+  return readsKeptDays(scope) ? mergedPeriod(ctx, scope) : countedPeriod(ctx, scope);
+}
+
 export async function conversationsReport(ctx: Context, input: ReportInput): Promise<ConversationsReport> {
   const scope = await reportScope(ctx, input);
-  const previous = previousPeriod(scope);
-  // One clock for both periods: it spans every instant either can meet.
-  const clock = await businessClock(ctx, scope.workspaceId, previous.from, scope.to);
-  const [rows, previousRows] = await Promise.all([figureRows(ctx, scope, clock), figureRows(ctx, previous, clock)]);
-  const byBucket = new Map(rows.filter((row) => row.bucket).map((row) => [row.bucket!.getTime(), row]));
+  const [current, previous] = await Promise.all([period(ctx, scope), period(ctx, previousPeriod(scope))]);
   return {
     from: scope.from,
     to: scope.to,
     interval: scope.interval,
     time_zone: scope.timeZone,
-    totals: figures(rows.find((row) => row.bucket === null)),
-    previous: figures(previousRows.find((row) => row.bucket === null)),
-    series: bucketStarts(scope).map((start) => ({ start, ...figures(byBucket.get(start.getTime())) })),
+    totals: current.totals,
+    previous: previous.totals,
+    series: bucketStarts(scope).map((start) => ({ start, ...(current.byBucket.get(start.getTime()) ?? EMPTY) })),
   };
 }

@@ -44,6 +44,8 @@ export type ReportScope = {
   to: Date;
   interval: ReportInterval;
   timeZone: string;
+  /** The workspace's own time zone, in which its kept days are cut (dailyFigures.ts). */
+  workspaceTimeZone: string;
   assigneeUserId: string | null;
   teamId: string | null;
   tagId: string | null;
@@ -76,6 +78,7 @@ export async function reportScope(ctx: Context, input: ReportInput): Promise<Rep
     to: parsed.to,
     interval: parsed.interval ?? 'day',
     timeZone: parsed.time_zone ?? workspace.time_zone,
+    workspaceTimeZone: workspace.time_zone,
     assigneeUserId,
     teamId,
     tagId,
@@ -128,11 +131,15 @@ export function scopedConversations(scope: ReportScope): Prisma.Sql {
   )`;
 }
 
+/** Whether a filter narrows the scope's conversations. */
+export function isFiltered(scope: ReportScope): boolean {
+  return Boolean(scope.assigneeUserId || scope.teamId || scope.tagId || scope.channel);
+}
+
 /** SQL: whether the conversation `conversationId` is one of `scoped`; without filters, every conversation of the
  * workspace is, and a row's own workspace condition says so without a join. */
 export function inScopedConversation(scope: ReportScope, conversationId: Prisma.Sql): Prisma.Sql {
-  const filtered = scope.assigneeUserId || scope.teamId || scope.tagId || scope.channel;
-  return filtered ? Prisma.sql`EXISTS (SELECT 1 FROM scoped s WHERE s.id = ${conversationId})` : Prisma.sql`TRUE`;
+  return isFiltered(scope) ? Prisma.sql`EXISTS (SELECT 1 FROM scoped s WHERE s.id = ${conversationId})` : Prisma.sql`TRUE`;
 }
 
 /** SQL: first responses — each scoped conversation whose first inbound message ever is in the range, with its first

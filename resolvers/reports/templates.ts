@@ -1,5 +1,6 @@
 // Template messages over the range, one row per template name and language: sends, delivered, read, the read
-// rate, replies (an inbound message in the conversation within 24 hours of the send) and failures. The
+// rate, replies (an inbound message in the conversation within 24 hours of the send), failures and the sends the
+// provider reported as billable. The
 // conversation filters apply, as to any message.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Context } from '../shared/context.js';
@@ -14,6 +15,7 @@ export type TemplateFigures = {
   read_rate: number | null;
   replies: number;
   failed: number;
+  billable: number;
 };
 
 export async function templatesReport(ctx: Context, input: ReportInput): Promise<TemplateFigures[]> {
@@ -27,7 +29,8 @@ export async function templatesReport(ctx: Context, input: ReportInput): Promise
            count(*) FILTER (WHERE EXISTS (
              SELECT 1 FROM messages i WHERE i.conversation_id = m.conversation_id AND i.direction = 'inbound'
                AND i.created_at > m.created_at AND i.created_at <= m.created_at + interval '24 hours'))::int AS replies,
-           count(*) FILTER (WHERE m.status = 'failed')::int AS failed
+           count(*) FILTER (WHERE m.status = 'failed')::int AS failed,
+           count(*) FILTER (WHERE (m.pricing->>'billable')::boolean)::int AS billable
     FROM messages m
     WHERE m.company_id = ${scope.workspaceId}::uuid AND m.direction = 'outbound' AND m.template_name IS NOT NULL
       AND m.created_at >= ${scope.from} AND m.created_at < ${scope.to} AND ${inScopedConversation(scope, Prisma.sql`m.conversation_id`)}

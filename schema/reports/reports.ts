@@ -5,7 +5,8 @@ import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import { EMAIL } from '../shared/jsonSchemaHints.js';
 import { REPORT_INTERVALS } from '../../resolvers/reports/scope.js';
-import { conversationsReport, type ConversationFigures, type ConversationsReport } from '../../resolvers/reports/conversations.js';
+import { conversationsReport, type ConversationsReport } from '../../resolvers/reports/conversations.js';
+import type { ConversationFigures } from '../../resolvers/reports/conversationFacts.js';
 import { peopleReport, type PersonFigures } from '../../resolvers/reports/people.js';
 import { agentReport, type AgentReport } from '../../resolvers/reports/agent.js';
 import { campaignsReport, type CampaignFigures } from '../../resolvers/reports/campaigns.js';
@@ -172,6 +173,9 @@ const Campaign = builder.objectRef<CampaignFigures>('CampaignReport').implement(
     read: t.exposeInt('read'),
     replied_within_24h: t.exposeInt('replied_within_24h', { description: 'Recipients who wrote back within 24 hours of the send.' }),
     failed: t.exposeInt('failed'),
+    opted_out: t.exposeInt('opted_out', {
+      description: 'Recipients whose contact opted out of marketing within 24 hours after the send (keyword, provider, API or console).',
+    }),
     failed_by_error_code: t.field({ type: [FailureCount], resolve: (row) => row.failed_by_error_code }),
   }),
 });
@@ -187,6 +191,7 @@ const Template = builder.objectRef<TemplateFigures>('TemplateReport').implement(
     read_rate: t.exposeFloat('read_rate', { nullable: true, description: 'read / delivered, 0 to 1.' }),
     replies: t.exposeInt('replies', { description: 'Sends followed by an inbound message in the conversation within 24 hours.' }),
     failed: t.exposeInt('failed'),
+    billable: t.exposeInt('billable', { description: 'Sends the provider reported as billable (pricing.billable).' }),
   }),
 });
 

@@ -63,8 +63,16 @@ const DATABASE_ONLY = {
     `CREATE INDEX events_automations_pending_idx ON public.events USING btree (id) WHERE (automations_done_at IS NULL)`,
   ],
   triggers: [
+    `CREATE TRIGGER conversations_deleted_report_changes AFTER DELETE ON public.conversations REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_conversations()`,
     `CREATE TRIGGER conversations_first_response AFTER INSERT ON public.messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION conversations_first_response()`,
+    `CREATE TRIGGER conversations_inserted_report_changes AFTER INSERT ON public.conversations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_conversations()`,
+    `CREATE TRIGGER conversations_updated_report_changes AFTER UPDATE ON public.conversations FOR EACH ROW WHEN (((old.created_at IS DISTINCT FROM new.created_at) OR (old.closed_at IS DISTINCT FROM new.closed_at) OR (old.first_inbound_at IS DISTINCT FROM new.first_inbound_at) OR (old.first_response_at IS DISTINCT FROM new.first_response_at) OR (old.first_responder_id IS DISTINCT FROM new.first_responder_id))) EXECUTE FUNCTION report_changes_conversation_updated()`,
     `CREATE TRIGGER events_notify AFTER INSERT ON public.events FOR EACH ROW EXECUTE FUNCTION events_notify()`,
+    `CREATE TRIGGER messages_deleted_report_changes AFTER DELETE ON public.messages REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_created()`,
+    `CREATE TRIGGER messages_inserted_report_changes AFTER INSERT ON public.messages REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_created()`,
+    `CREATE TRIGGER status_changes_deleted_report_changes AFTER DELETE ON public.conversation_status_changes REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_created()`,
+    `CREATE TRIGGER status_changes_inserted_report_changes AFTER INSERT ON public.conversation_status_changes REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_created()`,
+    `CREATE TRIGGER workspaces_report_days_forget AFTER UPDATE ON public.workspaces FOR EACH ROW WHEN (((old.business_hours IS DISTINCT FROM new.business_hours) OR (old.time_zone IS DISTINCT FROM new.time_zone))) EXECUTE FUNCTION report_days_forget()`,
   ],
   exclusionConstraints: [
     `appointments.appointments_no_overlap: EXCLUDE USING gist (company_id WITH =, tstzrange(start_at, blocked_until) WITH &&) WHERE ((status = 'scheduled'::text))`,
@@ -90,17 +98,19 @@ function sqlType(field: DmmfField): string {
       ? 'uuid'
       : native === 'Timestamptz'
         ? `timestamptz(${field.nativeType?.[1][0] ?? 6})`
-        : (
-            {
-              String: 'text',
-              Boolean: 'bool',
-              Int: 'int4',
-              BigInt: 'int8',
-              Float: 'float8',
-              Json: 'jsonb',
-              DateTime: 'timestamp(3)',
-            } as Record<string, string>
-          )[field.type];
+        : native === 'Date'
+          ? 'date'
+          : (
+              {
+                String: 'text',
+                Boolean: 'bool',
+                Int: 'int4',
+                BigInt: 'int8',
+                Float: 'float8',
+                Json: 'jsonb',
+                DateTime: 'timestamp(3)',
+              } as Record<string, string>
+            )[field.type];
   if (!base) throw new Error(`No SQL type for ${field.type}`);
   return field.isList ? `${base}[]` : base;
 }
@@ -194,7 +204,7 @@ describe('SQL migrations', async () => {
       WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relname <> '_migrations'`);
     const typeName = (type: string) =>
       type
-        .replace('timestamp(3) with time zone', 'timestamptz(3)')
+        .replace(/timestamp\((\d)\) with time zone/, 'timestamptz($1)')
         .replace('text[]', 'text[]')
         .replace('boolean', 'bool')
         .replace('integer', 'int4')

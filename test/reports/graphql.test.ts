@@ -197,11 +197,11 @@ describe('AI agent, campaigns and templates', () => {
     });
   });
 
-  it('gives each campaign its sent, delivered, read, replied within 24 h and failures by code', async () => {
+  it('gives each campaign its sent, delivered, read, replied and opted out within 24 h, and failures by code', async () => {
     const { reportCampaigns } = await data(
       key,
       `query($from: DateTime!, $to: DateTime!) { reportCampaigns(from: $from, to: $to) { rows { campaign_id name status template_name
-        recipients sent delivered read replied_within_24h failed failed_by_error_code { error_code count } } } }`,
+        recipients sent delivered read replied_within_24h opted_out failed failed_by_error_code { error_code count } } } }`,
       CAMPAIGN_WEEK,
     );
     expect(reportCampaigns.rows).toEqual([
@@ -215,21 +215,32 @@ describe('AI agent, campaigns and templates', () => {
         delivered: 2,
         read: 1,
         replied_within_24h: 1,
+        opted_out: 1,
         failed: 2,
         failed_by_error_code: [{ error_code: '131026', count: 2 }],
       },
     ]);
   });
 
-  it('gives each template its sends, read rate and replies within 24 h', async () => {
+  it('gives each template its sends, read rate, replies within 24 h and billable sends', async () => {
     const { reportTemplates } = await data(
       key,
       `query($from: DateTime!, $to: DateTime!) { reportTemplates(from: $from, to: $to) { rows { template_name template_language
-        sends delivered read read_rate replies failed } } }`,
+        sends delivered read read_rate replies failed billable } } }`,
       CAMPAIGN_WEEK,
     );
     expect(reportTemplates.rows).toEqual([
-      { template_name: 'promo', template_language: 'en', sends: 4, delivered: 2, read: 1, read_rate: 0.5, replies: 1, failed: 2 },
+      {
+        template_name: 'promo',
+        template_language: 'en',
+        sends: 4,
+        delivered: 2,
+        read: 1,
+        read_rate: 0.5,
+        replies: 1,
+        failed: 2,
+        billable: 1,
+      },
     ]);
   });
 });

@@ -72,7 +72,7 @@ describe('the Reports page', () => {
     await page.getByLabel('To (exclusive)').fill(day(CAMPAIGN_WEEK.to));
     await expect.poll(() => card('Conversations opened').innerText()).toBe('4');
     const campaigns = page.getByRole('region', { name: 'Campaigns' });
-    expect(await campaigns.locator('tbody td').allInnerTexts()).toEqual(['Autumn sale', 'completed', '4', '2', '2', '1', '1', '2']);
+    expect(await campaigns.locator('tbody td').allInnerTexts()).toEqual(['Autumn sale', 'completed', '4', '2', '2', '1', '1', '1', '2']);
 
     const costs = page.getByRole('region', { name: 'Costs' });
     expect(priced).toBeGreaterThan(0);
@@ -87,7 +87,7 @@ describe('the Reports page', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe('campaigns.csv');
     expect(await readFile(await file.path(), 'utf8')).toBe(
-      'Campaign,Status,Recipients,Sent,Delivered,Read,Replied within 24 h,Failed\r\nAutumn sale,completed,4,2,2,1,1,2\r\n',
+      'Campaign,Status,Recipients,Sent,Delivered,Read,Replied within 24 h,Opted out within 24 h,Failed\r\nAutumn sale,completed,4,2,2,1,1,1,2\r\n',
     );
     expect(problems).toEqual([]);
   });

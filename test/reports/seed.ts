@@ -88,8 +88,9 @@ export async function seedReports(h: Harness, name: string) {
   const d = await conversation({ created: at(monday, 500) });
   await message(d.id, 'inbound', at(monday, 500));
 
-  // Campaign week: four recipients of "Autumn sale" (template promo/en) sent Monday 10:00: A read and wrote back
-  // an hour later, B delivered and wrote back after 30 hours, C and D failed with 131026 before being sent.
+  // Campaign week: four recipients of "Autumn sale" (template promo/en) sent Monday 10:00: A read, wrote back an
+  // hour later and opted out after two hours, B delivered, wrote back after 30 hours and opted out after 25 hours,
+  // C and D failed with 131026 before being sent. A's and B's sends were priced, A's billable.
   const sentAt = at(CAMPAIGN_WEEK.from, 600);
   const campaign = await prisma.campaign.create({
     data: {
@@ -102,10 +103,10 @@ export async function seedReports(h: Harness, name: string) {
     },
   });
   const recipients = [
-    { status: 'read', replyAfterMinutes: 60 },
-    { status: 'delivered', replyAfterMinutes: 30 * 60 },
-    { status: 'failed', replyAfterMinutes: null },
-    { status: 'failed', replyAfterMinutes: null },
+    { status: 'read', replyAfterMinutes: 60, optOutAfterMinutes: 120, billable: true },
+    { status: 'delivered', replyAfterMinutes: 30 * 60, optOutAfterMinutes: 25 * 60, billable: false },
+    { status: 'failed', replyAfterMinutes: null, optOutAfterMinutes: null, billable: null },
+    { status: 'failed', replyAfterMinutes: null, optOutAfterMinutes: null, billable: null },
   ];
   for (const recipient of recipients) {
     const opened = await conversation({ created: sentAt });
@@ -116,8 +117,21 @@ export async function seedReports(h: Harness, name: string) {
       template_name: 'promo',
       template_language: 'en',
       error_code: failed ? '131026' : null,
+      pricing: recipient.billable === null ? undefined : { category: 'marketing', billable: recipient.billable },
     });
     if (recipient.replyAfterMinutes !== null) await message(opened.id, 'inbound', at(sentAt.toISOString(), recipient.replyAfterMinutes));
+    if (recipient.optOutAfterMinutes !== null) {
+      await prisma.consentChange.create({
+        data: {
+          company_id,
+          contact_id: opened.customer_id,
+          status: 'opted_out',
+          previous_status: 'unknown',
+          source: 'keyword',
+          created_at: at(sentAt.toISOString(), recipient.optOutAfterMinutes),
+        },
+      });
+    }
     await prisma.campaignRecipient.create({
       data: {
         campaign_id: campaign.id,

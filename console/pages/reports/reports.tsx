@@ -39,10 +39,10 @@ const REPORTS = gql`
       conversations_closed closed_without_person answered_share closed_without_person_share
     }
     reportCampaigns(from: $from, to: $to) {
-      rows { campaign_id name status recipients sent delivered read replied_within_24h failed }
+      rows { campaign_id name status recipients sent delivered read replied_within_24h opted_out failed }
     }
     reportTemplates(from: $from, to: $to, assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
-      rows { template_name template_language sends delivered read read_rate replies failed }
+      rows { template_name template_language sends delivered read read_rate replies failed billable }
     }
     users { id name email }
     teams { id name }
@@ -293,6 +293,7 @@ export function ReportsPage() {
               column('Delivered', 'delivered'),
               column('Read', 'read'),
               column('Replied within 24 h', 'replied_within_24h'),
+              column('Opted out within 24 h', 'opted_out'),
               column('Failed', 'failed'),
             ]}
           />
@@ -309,6 +310,7 @@ export function ReportsPage() {
               column('Read rate', 'read_rate', percent),
               column('Replies', 'replies'),
               column('Failed', 'failed'),
+              column('Billable', 'billable'),
             ]}
           />
         </>

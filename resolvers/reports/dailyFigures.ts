@@ -1,0 +1,257 @@
+// Kept days: the conversations report's figures per day of the workspace (report_days, migration 0041), so that a
+// year by day is merged from 366 rows instead of counted from every conversation and message of the year. A day is
+// computed from the same facts the report counts (conversationFacts.ts) and kept until something it counts changes:
+// triggers mark the UTC hour of every such change (report_changes), whoever writes it; the next report over that
+// hour computes its days again and consumes the marks it saw; marks no report consumed within a day are swept
+// (forgetMarkedDays): their days are kept as "to compute again". Only an unfiltered report cut in whole days of the
+// workspace's own time zone reads kept days; any other is counted straight from the facts.
+import { DateTime } from 'luxon';
+import { Prisma } from '../../prisma/generated/prisma/client.js';
+import type { Context, Services } from '../shared/context.js';
+import { businessClock } from './businessClock.js';
+import { conversationFacts, type ConversationFigures } from './conversationFacts.js';
+import { isFiltered, type ReportScope } from './scope.js';
+import { EMPTY_SKETCH, EXACT_LIMIT, binSql, mergeSketches, percentile, type Sketch } from './sketch.js';
+
+const COUNTS = ['opened', 'reopened', 'messages_in', 'messages_out', 'unanswered'] as const;
+const DURATIONS = ['first_response', 'first_response_business', 'resolution', 'resolution_business'] as const;
+type Count = (typeof COUNTS)[number];
+type Duration = (typeof DURATIONS)[number];
+
+/** What a kept day holds (report_days.figures). */
+export type DayFigures = Record<Count, number> & Record<Duration, Sketch>;
+
+const EMPTY_DAY = Object.fromEntries([
+  ...COUNTS.map((count) => [count, 0]),
+  ...DURATIONS.map((duration) => [duration, EMPTY_SKETCH]),
+]) as DayFigures;
+
+/** Days computed by one query at most: a year is filled a month at a time. */
+const DAYS_PER_QUERY = 31;
+const HOUR = 3_600_000;
+
+function isLocalMidnight(at: Date, zone: string): boolean {
+  return DateTime.fromJSDate(at, { zone }).startOf('day').toMillis() === at.getTime();
+}
+
+/** Whether the report of `scope` is read from kept days: no filter, whole days of the workspace's own time zone. */
+export function readsKeptDays(scope: ReportScope): boolean {
+  return (
+    !isFiltered(scope) &&
+    scope.interval !== 'hour' &&
+    scope.timeZone === scope.workspaceTimeZone &&
+    isLocalMidnight(scope.from, scope.timeZone) &&
+    isLocalMidnight(scope.to, scope.timeZone)
+  );
+}
+
+/** The local dates (YYYY-MM-DD) from `from` up to before `to`. */
+function localDays(from: Date, to: Date, zone: string): string[] {
+  const days: string[] = [];
+  for (let day = DateTime.fromJSDate(from, { zone }).startOf('day'); day.toMillis() < to.getTime(); day = day.plus({ days: 1 })) {
+    days.push(day.toISODate()!);
+  }
+  return days;
+}
+
+/** The figures of many days as one: counts added, durations merged. */
+export function figuresOfDays(days: DayFigures[]): ConversationFigures {
+  const total = (count: Count) => days.reduce((sum, day) => sum + day[count], 0);
+  const merged = Object.fromEntries(DURATIONS.map((duration) => [duration, mergeSketches(days.map((day) => day[duration]))])) as Record<
+    Duration,
+    Sketch
+  >;
+  return {
+    conversations_opened: total('opened'),
+    conversations_closed: merged.resolution.n,
+    conversations_reopened: total('reopened'),
+    messages_in: total('messages_in'),
+    messages_out: total('messages_out'),
+    first_response_conversations: merged.first_response.n,
+    unanswered_conversations: total('unanswered'),
+    first_response_median_seconds: percentile(merged.first_response, 0.5),
+    first_response_p90_seconds: percentile(merged.first_response, 0.9),
+    first_response_business_median_seconds: percentile(merged.first_response_business, 0.5),
+    first_response_business_p90_seconds: percentile(merged.first_response_business, 0.9),
+    resolution_conversations: merged.resolution.n,
+    resolution_median_seconds: percentile(merged.resolution, 0.5),
+    resolution_p90_seconds: percentile(merged.resolution, 0.9),
+    resolution_business_median_seconds: percentile(merged.resolution_business, 0.5),
+    resolution_business_p90_seconds: percentile(merged.resolution_business, 0.9),
+  };
+}
+
+type FigureRow = {
+  day: string;
+  figure: Count | Duration;
+  n: number;
+  values: number[] | null;
+  bins: number[] | null;
+  counts: number[] | null;
+};
+
+/** The figures of the days of [from, to) (local midnights), counted from the facts, with a sketch of each duration. */
+async function computeDays(ctx: Context, scope: ReportScope, from: Date, to: Date): Promise<Map<string, DayFigures>> {
+  const dayScope: ReportScope = { ...scope, from, to, interval: 'day' };
+  const clock = await businessClock(ctx, scope.workspaceId, from, to);
+  const dayOf = (bucket: Prisma.Sql) => Prisma.sql`to_char(${bucket} AT TIME ZONE ${scope.timeZone}, 'YYYY-MM-DD')`;
+  const rows = await ctx.prisma.$queryRaw<FigureRow[]>`
+    WITH ${conversationFacts(dayScope, clock)},
+    measured AS (
+      SELECT f.bucket, CASE f.kind WHEN 'closed' THEN 'resolution' ELSE f.kind END || m.suffix AS figure, m.seconds
+      FROM facts f CROSS JOIN LATERAL (VALUES ('', f.seconds), ('_business', f.business_seconds)) AS m(suffix, seconds)
+      WHERE f.kind IN ('closed', 'first_response') AND f.seconds IS NOT NULL
+    ),
+    sketched AS (
+      SELECT bucket, figure, count(*)::int AS n,
+             CASE WHEN count(*) <= ${EXACT_LIMIT} THEN array_agg(seconds ORDER BY seconds) END AS values
+      FROM measured GROUP BY 1, 2
+    ),
+    binned AS (
+      SELECT bucket, figure, array_agg(bin ORDER BY bin) AS bins, array_agg(n ORDER BY bin) AS counts
+      FROM (SELECT m.bucket, m.figure, ${binSql(Prisma.sql`m.seconds`)} AS bin, count(*)::int AS n
+            FROM measured m JOIN sketched s ON s.bucket = m.bucket AND s.figure = m.figure
+            WHERE s.values IS NULL GROUP BY 1, 2, 3) b
+      GROUP BY 1, 2
+    )
+    SELECT ${dayOf(Prisma.sql`s.bucket`)} AS day, s.figure, s.n, s.values, b.bins, b.counts
+    FROM sketched s LEFT JOIN binned b ON b.bucket = s.bucket AND b.figure = s.figure
+    UNION ALL
+    SELECT ${dayOf(Prisma.sql`bucket`)},
+           CASE kind WHEN 'message_in' THEN 'messages_in' WHEN 'message_out' THEN 'messages_out'
+                     WHEN 'first_response' THEN 'unanswered' ELSE kind END,
+           sum(n)::int, NULL, NULL, NULL
+    FROM facts
+    WHERE kind IN ('opened', 'reopened', 'message_in', 'message_out') OR (kind = 'first_response' AND seconds IS NULL)
+    GROUP BY 1, 2`;
+  const days = new Map(localDays(from, to, scope.timeZone).map((day) => [day, { ...EMPTY_DAY }]));
+  for (const row of rows) {
+    const day = days.get(row.day);
+    if (!day) continue;
+    if ((COUNTS as readonly string[]).includes(row.figure)) day[row.figure as Count] = row.n;
+    else day[row.figure as Duration] = row.values ? { n: row.n, values: row.values } : { n: row.n, bins: row.bins!, counts: row.counts! };
+  }
+  return days;
+}
+
+type Mark = { hour: Date; backend: number; version: number };
+type Prisma_ = Pick<Services, 'prisma'>;
+
+/** The local days an hour touches: one, or two in a zone whose days start on the half hour. */
+function daysOfHour(hour: Date, zone: string): string[] {
+  return [...new Set([hour.getTime(), hour.getTime() + HOUR - 1].map((at) => DateTime.fromMillis(at, { zone }).toISODate()!))];
+}
+
+const marksOf = (json: { hour: string; backend: number; version: number }[] | null): Mark[] =>
+  (json ?? []).map((mark) => ({ ...mark, hour: new Date(mark.hour) }));
+
+/** The marks of hours that overlap the scope's range, and the instant they were read at. */
+async function readMarks(ctx: Context, scope: ReportScope): Promise<{ asOf: string; marks: Mark[] }> {
+  const [read] = await ctx.prisma.$queryRaw<{ as_of: string; marks: { hour: string; backend: number; version: number }[] | null }[]>`
+    SELECT statement_timestamp()::text AS as_of,
+           (SELECT json_agg(json_build_object('hour', r.hour, 'backend', r.backend, 'version', r.version))
+            FROM report_changes r
+            WHERE r.company_id = ${scope.workspaceId}::uuid AND r.hour > ${new Date(scope.from.getTime() - HOUR)} AND r.hour < ${scope.to}) AS marks`;
+  return { asOf: read!.as_of, marks: marksOf(read!.marks) };
+}
+
+/** Keeps days as computed at `asOf` (null: to compute again), unless a computation from a later snapshot kept them
+ * first. */
+async function keep(ctx: Prisma_, workspaceId: string, zone: string, asOf: string, days: Map<string, DayFigures | null>): Promise<void> {
+  await ctx.prisma.$executeRaw`
+    INSERT INTO report_days (company_id, day, time_zone, figures, computed_at)
+    SELECT ${workspaceId}::uuid, d.day, ${zone}, d.figures::jsonb, ${asOf}::timestamptz
+    FROM unnest(${[...days.keys()]}::date[], ${[...days.values()].map((day) => (day ? JSON.stringify(day) : null))}::text[]) AS d(day, figures)
+    ON CONFLICT (company_id, day) DO UPDATE
+      SET time_zone = EXCLUDED.time_zone, figures = EXCLUDED.figures, computed_at = EXCLUDED.computed_at
+      WHERE report_days.computed_at <= EXCLUDED.computed_at`;
+}
+
+/** Removes the marks the days were computed after, unless marked again since (a new version) or being marked now
+ * (locked by a writer still in its transaction): those stay for the next report. */
+async function consume(ctx: Prisma_, workspaceId: string, marks: Mark[]): Promise<void> {
+  if (marks.length === 0) return;
+  await ctx.prisma.$executeRaw`
+    DELETE FROM report_changes r USING (
+      SELECT c.hour, c.backend FROM report_changes c
+      JOIN unnest(${marks.map((mark) => mark.hour)}::timestamptz[], ${marks.map((mark) => mark.backend)}::int[],
+                  ${marks.map((mark) => mark.version)}::int[]) AS u(hour, backend, version)
+        ON c.hour = u.hour AND c.backend = u.backend AND c.version = u.version
+      WHERE c.company_id = ${workspaceId}::uuid
+      FOR UPDATE OF c SKIP LOCKED) consumed
+    WHERE r.company_id = ${workspaceId}::uuid AND r.hour = consumed.hour AND r.backend = consumed.backend`;
+}
+
+/** The kept figures of every day of the scope's range, computing those missing or changed since. */
+async function refreshDays(ctx: Context, scope: ReportScope): Promise<Map<string, DayFigures>> {
+  const zone = scope.timeZone;
+  const rangeDays = localDays(scope.from, scope.to, zone);
+  const { asOf, marks } = await readMarks(ctx, scope);
+  const kept = await ctx.prisma.$queryRaw<{ day: string; figures: DayFigures }[]>`
+    SELECT day::text AS day, figures FROM report_days
+    WHERE company_id = ${scope.workspaceId}::uuid AND time_zone = ${zone} AND figures IS NOT NULL
+      AND day >= ${rangeDays[0]}::date AND day <= ${rangeDays.at(-1)}::date`;
+  const days = new Map(kept.map((row) => [row.day, row.figures]));
+  for (const mark of marks) for (const day of daysOfHour(mark.hour, zone)) days.delete(day);
+  // Runs of consecutive days to compute, each one query.
+  const runs: string[][] = [];
+  rangeDays.forEach((day, index) => {
+    if (days.has(day)) return;
+    const run = runs.at(-1);
+    if (run && run.at(-1) === rangeDays[index - 1] && run.length < DAYS_PER_QUERY) run.push(day);
+    else runs.push([day]);
+  });
+  for (const run of runs) {
+    const from = DateTime.fromISO(run[0]!, { zone }).toJSDate();
+    const to = DateTime.fromISO(run.at(-1)!, { zone }).plus({ days: 1 }).toJSDate();
+    const computed = await computeDays(ctx, scope, from, to);
+    await keep(ctx, scope.workspaceId, zone, asOf, computed);
+    for (const [day, figures] of computed) days.set(day, figures);
+  }
+  // A mark whose hour reaches past the range (a zone whose days start on the half hour) also dates a day that was not
+  // computed: it stays.
+  await consume(
+    ctx,
+    scope.workspaceId,
+    marks.filter((mark) => mark.hour >= scope.from && mark.hour.getTime() + HOUR <= scope.to.getTime()),
+  );
+  return days;
+}
+
+/** One refresh of a workspace's days at a time in this process: reports asked together (a dashboard's first load)
+ * wait for the first to compute and find the days kept, rather than each computing the same year. */
+const refreshing = new Map<string, Promise<unknown>>();
+
+/** The figures of each day of the scope's range (local date → figures), for a scope that readsKeptDays. */
+export async function keptDays(ctx: Context, scope: ReportScope): Promise<Map<string, DayFigures>> {
+  const before = refreshing.get(scope.workspaceId) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(() => refreshDays(ctx, scope));
+  refreshing.set(scope.workspaceId, mine);
+  try {
+    return await mine;
+  } finally {
+    if (refreshing.get(scope.workspaceId) === mine) refreshing.delete(scope.workspaceId);
+  }
+}
+
+/** Sweeps the marks of hours before `before` that no report consumed, for up to `workspaces` workspaces: their days
+ * are kept as "to compute again" (a day computed meanwhile from a later snapshot stays), so that marks do not pile up
+ * for days nobody reports on. Returns how many workspaces it swept. */
+export async function forgetMarkedDays(ctx: Prisma_, before: Date, workspaces: number): Promise<number> {
+  const swept = await ctx.prisma.$queryRaw<
+    { company_id: string; time_zone: string; as_of: string; marks: { hour: string; backend: number; version: number }[] }[]
+  >`
+    SELECT w.id::text AS company_id, w.time_zone, statement_timestamp()::text AS as_of,
+           json_agg(json_build_object('hour', r.hour, 'backend', r.backend, 'version', r.version)) AS marks
+    FROM report_changes r JOIN workspaces w ON w.id = r.company_id
+    WHERE r.hour < ${before}
+    GROUP BY w.id, w.time_zone
+    LIMIT ${workspaces}`;
+  for (const workspace of swept) {
+    const marks = marksOf(workspace.marks);
+    const days = new Set(marks.flatMap((mark) => daysOfHour(mark.hour, workspace.time_zone)));
+    await keep(ctx, workspace.company_id, workspace.time_zone, workspace.as_of, new Map([...days].map((day) => [day, null])));
+    await consume(ctx, workspace.company_id, marks);
+  }
+  return swept.length;
+}

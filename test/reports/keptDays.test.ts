@@ -1,0 +1,220 @@
+// The conversations report read from kept days (resolvers/reports/dailyFigures.ts) says what the same report
+// counted straight from the facts says: the counted report is the same query narrowed by the only channel there
+// is (a filter never reads kept days). Proven over a day with more first responses than a day keeps as they are
+// (its percentiles come from the histogram, within 1%), by day and by week, in a zone whose days start on the half
+// hour, and again after each kind of change a kept day must see: a late answer to an old day's message, a reopening,
+// a closing, a removed message, new business hours. Each comparison is a GraphQL query, as a dashboard makes it.
+import { describe, expect, it } from 'vitest';
+import { openHarness } from '../support/harness.js';
+import { graphqlCalls } from '../support/results.js';
+import { forgetMarkedDays } from '../../resolvers/reports/dailyFigures.js';
+
+const harness = await openHarness();
+const { data } = graphqlCalls(harness);
+const prisma = harness.db.prisma;
+
+const FIGURES = `conversations_opened conversations_closed conversations_reopened messages_in messages_out
+  first_response_conversations unanswered_conversations first_response_median_seconds first_response_p90_seconds
+  first_response_business_median_seconds first_response_business_p90_seconds
+  resolution_conversations resolution_median_seconds resolution_p90_seconds
+  resolution_business_median_seconds resolution_business_p90_seconds`;
+const REPORT = `query($from: DateTime!, $to: DateTime!, $interval: ReportInterval, $channel: String) {
+  reportConversations(from: $from, to: $to, interval: $interval, channel: $channel) {
+    totals { ${FIGURES} } previous { ${FIGURES} } series { start figures { ${FIGURES} } } } }`;
+
+type Figures = Record<string, number | null>;
+type Report = { totals: Figures; previous: Figures; series: { start: string; figures: Figures }[] };
+const PERCENTILES = /_(median|p90)_seconds$/;
+
+/** Equal counts; percentiles equal, or within 1% where a day's histogram was merged. */
+function expectSameFigures(kept: Figures, counted: Figures) {
+  for (const [name, value] of Object.entries(counted)) {
+    if (PERCENTILES.test(name) && value !== null && kept[name] !== value) {
+      expect(Math.abs((kept[name] as number) - value) / value, name).toBeLessThanOrEqual(0.01);
+    } else expect(kept[name], name).toBe(value);
+  }
+}
+
+async function workspaceWithHistory(name: string, time_zone: string) {
+  const workspace = await harness.workspace(name);
+  const company_id = workspace.workspace_id;
+  await prisma.workspace.update({ where: { id: company_id }, data: { time_zone } });
+  const customers = await prisma.customer.createManyAndReturn({
+    data: Array.from({ length: 260 }, (_, index) => ({ company_id, name: `Kept ${index}` })),
+  });
+  // 250 conversations on 2026-03-02 (a busy day) and 10 on 2026-03-04, opened at 10:00 UTC plus one minute each, the
+  // contact writing at once and answered after 1 minute plus 7 seconds per conversation; every third one closed an
+  // hour and a quarter later; the last one of the busy day is unanswered.
+  const conversations = await prisma.conversation.createManyAndReturn({
+    data: customers.map((customer, index) => {
+      const day = index < 250 ? '2026-03-02' : '2026-03-04';
+      const opened = new Date(new Date(`${day}T10:00:00.000Z`).getTime() + index * 60_000);
+      return { company_id, customer_id: customer.id, provider: 'sandbox', created_at: opened };
+    }),
+  });
+  const messages = conversations.flatMap((conversation, index) => {
+    const inbound = {
+      company_id,
+      conversation_id: conversation.id,
+      direction: 'inbound',
+      status: 'received',
+      sender_type: 'contact',
+      body: 'Hi',
+      created_at: conversation.created_at,
+    };
+    if (index === 249) return [inbound];
+    const answered = new Date(conversation.created_at.getTime() + 60_000 + index * 7_000);
+    return [
+      inbound,
+      {
+        company_id,
+        conversation_id: conversation.id,
+        direction: 'outbound',
+        status: 'sent',
+        sender_type: 'user',
+        body: 'Hello',
+        created_at: answered,
+      },
+    ];
+  });
+  await prisma.message.createMany({ data: messages });
+  for (const [index, conversation] of conversations.entries()) {
+    if (index % 3 !== 0) continue;
+    await prisma.conversation.update({
+      where: { id: conversation.id },
+      data: { status: 'closed', closed_at: new Date(conversation.created_at.getTime() + 75 * 60_000 + index * 1000) },
+    });
+  }
+  return { workspace, conversations };
+}
+
+function reportOf(key: string, variables: Record<string, unknown>): Promise<Report> {
+  return data(key, REPORT, variables).then((result) => result.reportConversations);
+}
+
+async function expectKeptAsCounted(key: string, variables: Record<string, unknown>) {
+  const kept = await reportOf(key, variables);
+  const counted = await reportOf(key, { ...variables, channel: 'sandbox' });
+  expectSameFigures(kept.totals, counted.totals);
+  expectSameFigures(kept.previous, counted.previous);
+  expect(kept.series.map((point) => point.start)).toEqual(counted.series.map((point) => point.start));
+  kept.series.forEach((point, index) => expectSameFigures(point.figures, counted.series[index]!.figures));
+  return kept;
+}
+
+const WEEK = { from: '2026-03-02T00:00:00.000Z', to: '2026-03-09T00:00:00.000Z' };
+
+describe('the conversations report read from kept days', () => {
+  const history = workspaceWithHistory('Kept days', 'UTC');
+
+  it('gives the figures counted from the facts, by day and by week, and keeps the days it computed', async () => {
+    const { workspace } = await history;
+    const report = await expectKeptAsCounted(workspace.api_key, { ...WEEK, interval: 'day' });
+    expect(report.totals).toMatchObject({ conversations_opened: 260, first_response_conversations: 259, unanswered_conversations: 1 });
+    // The busy day's 249 first responses are more than a day keeps as they are: its median comes from the histogram.
+    expect(report.series[0]!.figures['first_response_conversations']).toBe(249);
+    await expectKeptAsCounted(workspace.api_key, { ...WEEK, interval: 'week' });
+    const kept = await prisma.reportDay.findMany({ where: { company_id: workspace.workspace_id }, orderBy: { day: 'asc' } });
+    // The week and the week before it (the previous period).
+    expect(kept.map((day) => day.day.toISOString().slice(0, 10))).toEqual(
+      [...Array(14).keys()].map((offset) => new Date(Date.UTC(2026, 1, 23 + offset)).toISOString().slice(0, 10)),
+    );
+    expect(await prisma.reportChange.count({ where: { company_id: workspace.workspace_id, hour: { gte: new Date(WEEK.from) } } })).toBe(0);
+  });
+
+  it('sees a late answer to an old day, a reopening, a closing and a removed message', async () => {
+    const { workspace, conversations } = await history;
+    const key = workspace.api_key;
+    await expectKeptAsCounted(key, WEEK);
+    const untouched = await prisma.reportDay.findUniqueOrThrow({
+      where: { company_id_day: { company_id: workspace.workspace_id, day: new Date('2026-03-04') } },
+    });
+    const unanswered = conversations[249]!;
+    await prisma.message.create({
+      data: {
+        company_id: workspace.workspace_id,
+        conversation_id: unanswered.id,
+        direction: 'outbound',
+        status: 'sent',
+        sender_type: 'user',
+        body: 'Sorry!',
+        created_at: new Date('2026-03-03T09:00:00.000Z'),
+      },
+    });
+    expect((await expectKeptAsCounted(key, WEEK)).totals['unanswered_conversations']).toBe(0);
+    await data(key, 'mutation($id: ID!) { conversationReopen(id: $id) { status } }', { id: conversations[0]!.id });
+    await data(key, 'mutation($id: ID!) { conversationClose(id: $id) { status } }', { id: conversations[1]!.id });
+    const changed = await expectKeptAsCounted(key, { ...WEEK, to: '2026-12-01T00:00:00.000Z' });
+    expect(changed.totals).toMatchObject({ conversations_reopened: 1 });
+    await prisma.message.deleteMany({ where: { conversation_id: conversations[259]!.id } });
+    expect((await expectKeptAsCounted(key, WEEK)).totals['messages_in']).toBe(259);
+    // The day of the removed message was computed again; a day nothing touched was not.
+    const still = await prisma.reportDay.findUniqueOrThrow({
+      where: { company_id_day: { company_id: workspace.workspace_id, day: new Date('2026-03-04') } },
+    });
+    expect(still.computed_at).not.toEqual(untouched.computed_at);
+    const quiet = await prisma.reportDay.findUniqueOrThrow({
+      where: { company_id_day: { company_id: workspace.workspace_id, day: new Date('2026-03-06') } },
+    });
+    expect(quiet.computed_at.getTime()).toBeLessThan(still.computed_at.getTime());
+  });
+
+  it('counts business hours set after the days were kept', async () => {
+    const { workspace } = await history;
+    const before = await expectKeptAsCounted(workspace.api_key, WEEK);
+    await prisma.workspace.update({
+      where: { id: workspace.workspace_id },
+      data: { business_hours: { hours: [{ weekday: 'monday', start: '10:30', end: '17:00' }], holidays: [] } },
+    });
+    const after = await expectKeptAsCounted(workspace.api_key, WEEK);
+    expect(after.totals['first_response_business_median_seconds']).not.toBe(before.totals['first_response_business_median_seconds']);
+  });
+
+  it('cuts days on the half hour in Asia/Kolkata', async () => {
+    const { workspace } = await workspaceWithHistory('Kept days Kolkata', 'Asia/Kolkata');
+    const week = { from: '2026-03-01T18:30:00.000Z', to: '2026-03-08T18:30:00.000Z' };
+    await expectKeptAsCounted(workspace.api_key, { ...week, interval: 'day' });
+    // A message at 18:45 UTC is on the next local day: its hour (18:00–19:00 UTC) touches both.
+    const conversation = await prisma.conversation.findFirstOrThrow({ where: { company_id: workspace.workspace_id } });
+    await prisma.message.create({
+      data: {
+        company_id: workspace.workspace_id,
+        conversation_id: conversation.id,
+        direction: 'inbound',
+        status: 'received',
+        sender_type: 'contact',
+        body: 'Late',
+        created_at: new Date('2026-03-02T18:45:00.000Z'),
+      },
+    });
+    const report = await expectKeptAsCounted(workspace.api_key, { ...week, interval: 'day' });
+    expect(report.series[1]!.figures['messages_in']).toBe(1);
+  });
+});
+
+describe('marks no report consumed', () => {
+  it('are swept after a day: their days are computed again by the next report', async () => {
+    const { workspace, conversations } = await workspaceWithHistory('Kept days swept', 'UTC');
+    await expectKeptAsCounted(workspace.api_key, WEEK);
+    const company_id = workspace.workspace_id;
+    await prisma.message.create({
+      data: {
+        company_id,
+        conversation_id: conversations[0]!.id,
+        direction: 'inbound',
+        status: 'received',
+        sender_type: 'contact',
+        body: 'Again',
+        created_at: new Date('2026-03-03T12:30:00.000Z'),
+      },
+    });
+    expect(await prisma.reportChange.count({ where: { company_id } })).toBeGreaterThan(0);
+    // As the sweeper runs it a day later.
+    await forgetMarkedDays({ prisma }, new Date(Date.now() + 86_400_000), 1000);
+    expect(await prisma.reportChange.count({ where: { company_id } })).toBe(0);
+    const day = await prisma.reportDay.findUniqueOrThrow({ where: { company_id_day: { company_id, day: new Date('2026-03-03') } } });
+    expect(day.figures).toBeNull();
+    const report = await expectKeptAsCounted(workspace.api_key, WEEK);
+    expect(report.series[1]!.figures['messages_in']).toBe(1);
+  });
+});
