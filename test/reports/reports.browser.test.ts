@@ -3,7 +3,8 @@
 // holds the day's median and p90; the team filter (Front: Leo alone) narrows the figures and the team table;
 // moving the date range to the campaign week changes the figures; and the
 // campaigns table's CSV download holds exactly its header and the campaign's row; the Costs section counts the
-// week's priced messages (issue 36) by category, billable apart.
+// week's priced messages (issue 36) by category, billable apart. In a workspace in Asia/Tokyo the page's days are
+// Tokyo's days: the range starts at Tokyo's midnight and the series is labelled with Tokyo's dates.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
@@ -89,6 +90,21 @@ describe('the Reports page', () => {
     expect(await readFile(await file.path(), 'utf8')).toBe(
       'Campaign,Status,Recipients,Sent,Delivered,Read,Replied within 24 h,Opted out within 24 h,Failed\r\nAutumn sale,completed,4,2,2,1,1,1,2\r\n',
     );
+    expect(problems).toEqual([]);
+  });
+
+  it("cuts the days in the workspace's time zone", async () => {
+    await harness.db.prisma.workspace.update({ where: { id: workspace.workspace_id }, data: { time_zone: 'Asia/Tokyo' } });
+    const { page, problems } = opened;
+    await page.reload();
+    await page.getByLabel('From').fill(day(RESPONSE_WEEK.from));
+    await page.getByLabel('To (exclusive)').fill(day(RESPONSE_WEEK.to));
+    await expect.poll(() => page.getByText(/days in the workspace's time zone, Asia\/Tokyo/).count()).toBe(1);
+    // Opened 10:00–14:00 UTC is Monday in Tokyo, 15:00–19:00 UTC Tuesday: answered after 1–5 and 6–10 minutes.
+    await page.getByText('Data table: First response time').click();
+    const responseData = page.getByRole('table', { name: 'First response time data' });
+    await expect.poll(() => responseData.locator('tbody tr').first().locator('td').allInnerTexts()).toEqual(['2026-10-05', '3', '4.6']);
+    expect(await responseData.locator('tbody tr').nth(1).locator('td').allInnerTexts()).toEqual(['2026-10-06', '8', '9.6']);
     expect(problems).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // Reports (/reports): the period's figures with the change from the previous period, conversations and response
 // times as charts, the team, the AI agent, campaigns and templates, and what messages cost (costs.tsx), for a date
-// range, an interval and filters. Every number comes from the public reports queries (docs/reports.md); each table
-// downloads as CSV.
+// range, an interval and filters, in days of the workspace's time zone. Every number comes from the public reports
+// queries (docs/reports.md); each table downloads as CSV.
 import { useMemo, useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useQuery } from '@urql/preact';
@@ -10,6 +10,13 @@ import { ReportChart } from './chart.js';
 import { ReportTable } from './table.js';
 import { CostsSection } from './costs.js';
 import type { Column } from './csv.js';
+import { localLabel, startOfLocalDay } from './zone.js';
+
+const WORKSPACE_ZONE = gql`
+  query ReportsZone {
+    viewer { workspace { time_zone } }
+  }
+`;
 
 const FIGURES = `conversations_opened conversations_closed conversations_reopened messages_in messages_out
   first_response_conversations unanswered_conversations first_response_median_seconds first_response_p90_seconds
@@ -22,7 +29,6 @@ const REPORTS = gql`
       from: $from
       to: $to
       interval: $interval
-      time_zone: "UTC"
       assignee_user_id: $assignee_user_id
       team_id: $team_id
       channel: $channel
@@ -31,7 +37,7 @@ const REPORTS = gql`
       previous { ${FIGURES} }
       series { start figures { ${FIGURES} } }
     }
-    reportPeople(from: $from, to: $to, time_zone: "UTC", assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
+    reportPeople(from: $from, to: $to, assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
       rows { user_id name email conversations_handled first_response_median_seconds first_response_business_median_seconds resolution_median_seconds resolution_business_median_seconds open_now }
     }
     reportAgent(from: $from, to: $to, assignee_user_id: $assignee_user_id, team_id: $team_id, channel: $channel) {
@@ -108,22 +114,25 @@ export function ReportsPage() {
   const [assignee, setAssignee] = useState('');
   const [team, setTeam] = useState('');
   const [channel, setChannel] = useState('');
+  // The workspace's days: reports default to its time zone, and the range starts and ends at its midnights.
+  const [{ data: zoneAnswer }] = useQuery<{ viewer: { workspace: { time_zone: string } } }>({ query: WORKSPACE_ZONE });
+  const zone = zoneAnswer?.viewer.workspace.time_zone ?? 'UTC';
   const variables = useMemo(
     () => ({
-      from: `${range.from}T00:00:00.000Z`,
-      to: `${range.to}T00:00:00.000Z`,
+      from: startOfLocalDay(range.from, zone),
+      to: startOfLocalDay(range.to, zone),
       interval,
       assignee_user_id: assignee || null,
       team_id: team || null,
       channel: channel || null,
     }),
-    [range, interval, assignee, team, channel],
+    [range, interval, assignee, team, channel, zone],
   );
-  const [{ data, fetching, error }] = useQuery<Answer>({ query: REPORTS, variables });
+  const [{ data, fetching, error }] = useQuery<Answer>({ query: REPORTS, variables, pause: !zoneAnswer });
   const conversations = data?.reportConversations;
   const labels = useMemo(
-    () => conversations?.series.map((point) => point.start.slice(0, interval === 'hour' ? 16 : 10)) ?? [],
-    [conversations, interval],
+    () => conversations?.series.map((point) => localLabel(point.start, zone, interval === 'hour')) ?? [],
+    [conversations, interval, zone],
   );
   const volume = useMemo(
     () =>
@@ -200,8 +209,8 @@ export function ReportsPage() {
         </label>
       </form>
       <p class="hint">
-        Dates are read in UTC; times are calendar time (nights and weekends count) unless marked "in business hours" (the workspace's hours
-        and holidays). Definitions: docs/reports.md.
+        Dates are days in the workspace's time zone, {zone}; times are calendar time (nights and weekends count) unless marked "in business
+        hours" (the workspace's hours and holidays). Definitions: docs/reports.md.
       </p>
       <ErrorNote error={error} />
       {fetching && !data ? (
