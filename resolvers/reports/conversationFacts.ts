@@ -6,14 +6,10 @@ import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { clockTable, durations, type BusinessClock } from './businessClock.js';
 import { bucketOf, firstResponses, inScopedConversation, scopedConversations, type ReportScope } from './scope.js';
 
-export type ConversationFigures = {
-  conversations_opened: number;
-  conversations_closed: number;
-  conversations_reopened: number;
-  messages_in: number;
-  messages_out: number;
+/** How fast conversations were answered and resolved: the figures the conversations report and the per-person table
+ * share. */
+export type ResponseFigures = {
   first_response_conversations: number;
-  unanswered_conversations: number;
   first_response_median_seconds: number | null;
   first_response_p90_seconds: number | null;
   first_response_business_median_seconds: number | null;
@@ -23,6 +19,15 @@ export type ConversationFigures = {
   resolution_p90_seconds: number | null;
   resolution_business_median_seconds: number | null;
   resolution_business_p90_seconds: number | null;
+};
+
+export type ConversationFigures = ResponseFigures & {
+  conversations_opened: number;
+  conversations_closed: number;
+  conversations_reopened: number;
+  messages_in: number;
+  messages_out: number;
+  unanswered_conversations: number;
 };
 
 /** SQL: the CTEs up to `facts`, the report's dated facts in the scope's buckets. A fact is `n` events of a kind in

@@ -135,33 +135,53 @@ async function computeDays(ctx: Context, scope: ReportScope, from: Date, to: Dat
 }
 
 type Mark = { hour: Date; backend: number; version: number };
-type Prisma_ = Pick<Services, 'prisma'>;
+type MarkJson = Omit<Mark, 'hour'> & { hour: string };
+type Database = Pick<Services, 'prisma'>;
+
+/** SQL aggregate: the marks `r` as a JSON array (MarkJson). */
+const MARKS_JSON = Prisma.sql`json_agg(json_build_object('hour', r.hour, 'backend', r.backend, 'version', r.version))`;
 
 /** The local days an hour touches: one, or two in a zone whose days start on the half hour. */
 function daysOfHour(hour: Date, zone: string): string[] {
   return [...new Set([hour.getTime(), hour.getTime() + HOUR - 1].map((at) => DateTime.fromMillis(at, { zone }).toISODate()!))];
 }
 
-const marksOf = (json: { hour: string; backend: number; version: number }[] | null): Mark[] =>
-  (json ?? []).map((mark) => ({ ...mark, hour: new Date(mark.hour) }));
+const marksOf = (json: MarkJson[] | null): Mark[] => (json ?? []).map((mark) => ({ ...mark, hour: new Date(mark.hour) }));
 
-/** The marks of hours that overlap the scope's range, and the instant they were read at. */
-async function readMarks(ctx: Context, scope: ReportScope): Promise<{ asOf: string; marks: Mark[] }> {
-  const [read] = await ctx.prisma.$queryRaw<{ as_of: string; marks: { hour: string; backend: number; version: number }[] | null }[]>`
-    SELECT statement_timestamp()::text AS as_of,
-           (SELECT json_agg(json_build_object('hour', r.hour, 'backend', r.backend, 'version', r.version))
-            FROM report_changes r
-            WHERE r.company_id = ${scope.workspaceId}::uuid AND r.hour > ${new Date(scope.from.getTime() - HOUR)} AND r.hour < ${scope.to}) AS marks`;
-  return { asOf: read!.as_of, marks: marksOf(read!.marks) };
+/** What a computation of days reads first: the marks of hours that overlap the scope's range, the instant they were
+ * read at, and the workspace's business hours then (as JSON text; kept days are computed with them). */
+type Reading = { asOf: string; marks: Mark[]; businessHours: string | null };
+
+async function readMarks(ctx: Context, scope: ReportScope): Promise<Reading> {
+  const [read] = await ctx.prisma.$queryRaw<{ as_of: string; marks: MarkJson[] | null; business_hours: string | null }[]>`
+    SELECT statement_timestamp()::text AS as_of, w.business_hours::text AS business_hours,
+           (SELECT ${MARKS_JSON} FROM report_changes r
+            WHERE r.company_id = w.id AND r.hour > ${new Date(scope.from.getTime() - HOUR)} AND r.hour < ${scope.to}) AS marks
+    FROM workspaces w WHERE w.id = ${scope.workspaceId}::uuid`;
+  return { asOf: read!.as_of, marks: marksOf(read!.marks), businessHours: read!.business_hours };
 }
 
 /** Keeps days as computed at `asOf` (null: to compute again), unless a computation from a later snapshot kept them
- * first. */
-async function keep(ctx: Prisma_, workspaceId: string, zone: string, asOf: string, days: Map<string, DayFigures | null>): Promise<void> {
+ * first. Computed days (`computedWith`: the business hours read before computing them) are kept only while the
+ * workspace still has those hours and `zone`: its row is read FOR SHARE, so a change of either waits for this statement
+ * (its trigger then drops what was kept) or, made first, leaves nothing kept from the hours it replaced. */
+async function keep(
+  ctx: Database,
+  workspaceId: string,
+  zone: string,
+  asOf: string,
+  days: Map<string, DayFigures | null>,
+  computedWith?: { businessHours: string | null },
+): Promise<void> {
+  const unchanged = computedWith
+    ? Prisma.sql`EXISTS (SELECT FROM workspaces w WHERE w.id = ${workspaceId}::uuid AND w.time_zone = ${zone}
+        AND w.business_hours IS NOT DISTINCT FROM ${computedWith.businessHours}::jsonb FOR SHARE)`
+    : Prisma.sql`TRUE`;
   await ctx.prisma.$executeRaw`
     INSERT INTO report_days (company_id, day, time_zone, figures, computed_at)
     SELECT ${workspaceId}::uuid, d.day, ${zone}, d.figures::jsonb, ${asOf}::timestamptz
     FROM unnest(${[...days.keys()]}::date[], ${[...days.values()].map((day) => (day ? JSON.stringify(day) : null))}::text[]) AS d(day, figures)
+    WHERE ${unchanged}
     ON CONFLICT (company_id, day) DO UPDATE
       SET time_zone = EXCLUDED.time_zone, figures = EXCLUDED.figures, computed_at = EXCLUDED.computed_at
       WHERE report_days.computed_at <= EXCLUDED.computed_at`;
@@ -169,7 +189,7 @@ async function keep(ctx: Prisma_, workspaceId: string, zone: string, asOf: strin
 
 /** Removes the marks the days were computed after, unless marked again since (a new version) or being marked now
  * (locked by a writer still in its transaction): those stay for the next report. */
-async function consume(ctx: Prisma_, workspaceId: string, marks: Mark[]): Promise<void> {
+async function consume(ctx: Database, workspaceId: string, marks: Mark[]): Promise<void> {
   if (marks.length === 0) return;
   await ctx.prisma.$executeRaw`
     DELETE FROM report_changes r USING (
@@ -186,7 +206,8 @@ async function consume(ctx: Prisma_, workspaceId: string, marks: Mark[]): Promis
 async function refreshDays(ctx: Context, scope: ReportScope): Promise<Map<string, DayFigures>> {
   const zone = scope.timeZone;
   const rangeDays = localDays(scope.from, scope.to, zone);
-  const { asOf, marks } = await readMarks(ctx, scope);
+  const reading = await readMarks(ctx, scope);
+  const { asOf, marks } = reading;
   const kept = await ctx.prisma.$queryRaw<{ day: string; figures: DayFigures }[]>`
     SELECT day::text AS day, figures FROM report_days
     WHERE company_id = ${scope.workspaceId}::uuid AND time_zone = ${zone} AND figures IS NOT NULL
@@ -205,7 +226,7 @@ async function refreshDays(ctx: Context, scope: ReportScope): Promise<Map<string
     const from = DateTime.fromISO(run[0]!, { zone }).toJSDate();
     const to = DateTime.fromISO(run.at(-1)!, { zone }).plus({ days: 1 }).toJSDate();
     const computed = await computeDays(ctx, scope, from, to);
-    await keep(ctx, scope.workspaceId, zone, asOf, computed);
+    await keep(ctx, scope.workspaceId, zone, asOf, computed, reading);
     for (const [day, figures] of computed) days.set(day, figures);
   }
   // A mark whose hour reaches past the range (a zone whose days start on the half hour) also dates a day that was not
@@ -237,12 +258,9 @@ export async function keptDays(ctx: Context, scope: ReportScope): Promise<Map<st
 /** Sweeps the marks of hours before `before` that no report consumed, for up to `workspaces` workspaces: their days
  * are kept as "to compute again" (a day computed meanwhile from a later snapshot stays), so that marks do not pile up
  * for days nobody reports on. Returns how many workspaces it swept. */
-export async function forgetMarkedDays(ctx: Prisma_, before: Date, workspaces: number): Promise<number> {
-  const swept = await ctx.prisma.$queryRaw<
-    { company_id: string; time_zone: string; as_of: string; marks: { hour: string; backend: number; version: number }[] }[]
-  >`
-    SELECT w.id::text AS company_id, w.time_zone, statement_timestamp()::text AS as_of,
-           json_agg(json_build_object('hour', r.hour, 'backend', r.backend, 'version', r.version)) AS marks
+export async function forgetMarkedDays(ctx: Database, before: Date, workspaces: number): Promise<number> {
+  const swept = await ctx.prisma.$queryRaw<{ company_id: string; time_zone: string; as_of: string; marks: MarkJson[] }[]>`
+    SELECT w.id::text AS company_id, w.time_zone, statement_timestamp()::text AS as_of, ${MARKS_JSON} AS marks
     FROM report_changes r JOIN workspaces w ON w.id = r.company_id
     WHERE r.hour < ${before}
     GROUP BY w.id, w.time_zone

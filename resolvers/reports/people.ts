@@ -14,22 +14,13 @@ import {
   scopedConversations,
   type ReportInput,
 } from './scope.js';
+import type { ResponseFigures } from './conversationFacts.js';
 
-export type PersonFigures = {
+export type PersonFigures = ResponseFigures & {
   user_id: string;
   name: string | null;
   email: string;
   conversations_handled: number;
-  first_response_conversations: number;
-  first_response_median_seconds: number | null;
-  first_response_p90_seconds: number | null;
-  first_response_business_median_seconds: number | null;
-  first_response_business_p90_seconds: number | null;
-  resolution_conversations: number;
-  resolution_median_seconds: number | null;
-  resolution_p90_seconds: number | null;
-  resolution_business_median_seconds: number | null;
-  resolution_business_p90_seconds: number | null;
   open_now: number;
 };
 

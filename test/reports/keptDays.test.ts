@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openHarness } from '../support/harness.js';
 import { graphqlCalls } from '../support/results.js';
 import { forgetMarkedDays } from '../../resolvers/reports/dailyFigures.js';
+import { Prisma } from '../../prisma/generated/prisma/client.js';
 
 const harness = await openHarness();
 const { data } = graphqlCalls(harness);
@@ -216,5 +217,33 @@ describe('marks no report consumed', () => {
     expect(day.figures).toBeNull();
     const report = await expectKeptAsCounted(workspace.api_key, WEEK);
     expect(report.series[1]!.figures['messages_in']).toBe(1);
+  });
+});
+
+describe('business hours changed while days are computed', () => {
+  // Needs two sessions at once: a PostgreSQL server (the embedded database serves one session at a time).
+  it.runIf(process.env['TEST_DATABASE_URL'])('keeps nothing computed with the hours they replaced', async () => {
+    const { workspace } = await workspaceWithHistory('Kept days hours race', 'UTC');
+    const company_id = workspace.workspace_id;
+    await harness.db.sql.session(async (change) => {
+      await change.exec('BEGIN');
+      await change.query(`UPDATE workspaces SET business_hours = $1::jsonb WHERE id = $2`, [
+        JSON.stringify({ hours: [{ weekday: 'monday', start: '10:30', end: '17:00' }], holidays: [] }),
+        company_id,
+      ]);
+      // The report computes its days with the hours committed so far; the change ends once the report has ended or
+      // waits on it (to keep its days).
+      let ended = false;
+      const report = reportOf(workspace.api_key, WEEK).finally(() => (ended = true));
+      const waiting = async () =>
+        (await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)[0]!.n > 0;
+      while (!ended && !(await waiting())) await new Promise((resolve) => setTimeout(resolve, 20));
+      await change.exec('COMMIT');
+      await report;
+    });
+    // The week was computed with the old hours: none of it is kept (the previous period, computed after, read the new ones).
+    const week = { gte: new Date(WEEK.from), lt: new Date(WEEK.to) };
+    expect(await prisma.reportDay.count({ where: { company_id, day: week, NOT: { figures: { equals: Prisma.DbNull } } } })).toBe(0);
+    await expectKeptAsCounted(workspace.api_key, WEEK);
   });
 });
