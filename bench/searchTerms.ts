@@ -63,7 +63,7 @@ export async function searchTermsFor(pool: pg.Pool, workspaceId: string, contact
     common: ['order', 'thanks', 'address', 'check that', 'ANYTHING'],
     // One message each, and one prefix shared by ten.
     rare: [...references.slice(0, 4), references[4]!.slice(0, -1)],
-    absent: ['xqz', 'nobody at all', 'refund', 'R9999999', 'zz9'],
+    absent: ['xqz', 'nobody at all', 'refund', 'Q9999999', 'zz9'],
     words: ['is my order', 'change my address', 'let me check', `order ${references[1]!}`, 'on its way? order r0'],
   };
   return {

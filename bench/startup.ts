@@ -121,7 +121,6 @@ export async function measureEmbeddedLoad(options: {
       workspaceId: workspace.workspace_id,
       integrationId: workspace.integration_id,
       contacts: options.contacts,
-      conversations: options.contacts,
       messagesPerConversation: options.messagesPerConversation,
     });
     await db.close();

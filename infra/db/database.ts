@@ -80,6 +80,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       statement_timeout: statementTimeoutMs,
       // A little longer than the server's own limit: past it no answer is coming (the network dropped it).
       query_timeout: statementTimeoutMs + 1_000,
+      // No JIT compilation: the service's statements are short, and a search statement whose never-run steps are
+      // estimated dear crossed jit_above_cost at a million contacts, spending 100 ms compiling what runs in 5.
+      options: '-c jit=off',
     });
     return openPool(pool, 'postgres', options.preparedStatements ?? true);
   }
