@@ -35,14 +35,16 @@ const settings = {
   seconds: Number(process.env['BENCH_SECONDS'] ?? (quick ? 3 : 10)),
   connections: Number(process.env['BENCH_CONNECTIONS'] ?? 16),
   /** Latency is also measured with one connection: a single client's wait, without queueing behind others. */
-  latencySeconds: Number(process.env['BENCH_LATENCY_SECONDS'] ?? 5),
-  webhookEvents: Number(process.env['BENCH_WEBHOOK_EVENTS'] ?? 5_000),
+  latencySeconds: Number(process.env['BENCH_LATENCY_SECONDS'] ?? (quick ? 1 : 5)),
+  webhookEvents: Number(process.env['BENCH_WEBHOOK_EVENTS'] ?? (quick ? 1_000 : 5_000)),
   webhookSubscriptions: Number(process.env['BENCH_WEBHOOK_SUBSCRIPTIONS'] ?? 4),
   /** Concurrent GraphQL SSE subscribers of one workspace, and the inbound messages each of them must receive. */
-  subscribers: Number(process.env['BENCH_SUBSCRIBERS'] ?? 1_000),
+  subscribers: Number(process.env['BENCH_SUBSCRIBERS'] ?? (quick ? 200 : 1_000)),
   liveMessages: Number(process.env['BENCH_LIVE_MESSAGES'] ?? 20),
   /** Each read runs this long, unmeasured, before the first measurement: JIT compilation and pools settle. */
-  warmupSeconds: Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3),
+  warmupSeconds: Number(process.env['BENCH_WARMUP_SECONDS'] ?? (quick ? 1 : 3)),
+  /** Before a started service's idle memory is read (bench/startup.ts). */
+  idleSeconds: quick ? 5 : 30,
 };
 /** What holds back the targets not met, written by hand from the profiles; appended to docs/performance.md. */
 const ANALYSIS = 'bench/analysis.md';
@@ -308,13 +310,14 @@ async function main() {
     console.log(`  live updates: ${settings.subscribers} SSE subscribers × ${settings.liveMessages} inbound messages`);
     const subscribers = await runSubscribers(env, live);
     console.log('  npm start: new embedded database, restarts, idle memory');
-    const starts = await measureStarts(settings.databaseUrl, BENCH_ENCRYPTION_KEY);
+    const starts = await measureStarts(settings.databaseUrl, BENCH_ENCRYPTION_KEY, settings.idleSeconds);
     console.log(`  the embedded database under load (${settings.smallContacts} contacts)`);
     const embedded = await measureEmbeddedLoad({
       contacts: settings.smallContacts,
       messagesPerConversation: settings.messagesPerConversation,
       seconds: settings.seconds,
       connections: settings.connections,
+      idleSeconds: settings.idleSeconds,
     });
     const profiles: ProfileResult[] = [];
     for (const read of (await readsFor(pool, large.id, settings.contacts)).filter((read) =>

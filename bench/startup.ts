@@ -21,7 +21,8 @@ export type EmbeddedLoadResult = { contacts: number; idle_rss_mb: number; max_rs
 
 const EMBEDDED_KEY = '01'.repeat(32);
 
-/** How long the service is left alone before its idle memory is read: V8 gives back what start-up left behind. */
+/** How long the service is left alone before its idle memory is read, by default: V8 gives back what start-up left
+ * behind (`--quick` reads it sooner). */
 const IDLE_SECONDS = 30;
 
 function rssMb(pid: number): number {
@@ -62,7 +63,7 @@ function healthStatus(port: number): Promise<number> {
 }
 
 /** `npm start` with `env`: seconds from the command to the first 200 on /health, then the idle memory. */
-export async function timeStart(kind: string, env: Record<string, string>): Promise<StartResult> {
+export async function timeStart(kind: string, env: Record<string, string>, idleSeconds = IDLE_SECONDS): Promise<StartResult> {
   const started = performance.now();
   const child = spawn('npm', ['start'], { env: { ...process.env, ...env, PORT: '0', METRICS_PORT: '0' }, detached: true });
   try {
@@ -78,7 +79,7 @@ export async function timeStart(kind: string, env: Record<string, string>): Prom
     });
     while ((await healthStatus(port)) !== 200) await new Promise((resolve) => setTimeout(resolve, 10));
     const seconds = Math.round((performance.now() - started) / 10) / 100;
-    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     return { kind, seconds, idle_rss_mb: rssMb(serverPid(child.pid!)) };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -88,14 +89,14 @@ export async function timeStart(kind: string, env: Record<string, string>): Prom
 }
 
 /** Start times: the embedded database new and restarted, and PostgreSQL restarted (its schema already migrated). */
-export async function measureStarts(databaseUrl: string, encryptionKey: string): Promise<StartResult[]> {
+export async function measureStarts(databaseUrl: string, encryptionKey: string, idleSeconds = IDLE_SECONDS): Promise<StartResult[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crm-bench-start-'));
   try {
     const embedded = { DATA_DIR: dataDir };
     return [
-      await timeStart('embedded database, first start (new DATA_DIR: database created and migrated)', embedded),
-      await timeStart('embedded database, restart', embedded),
-      await timeStart('PostgreSQL, restart', { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ENCRYPTION_KEY: encryptionKey }),
+      await timeStart('embedded database, first start (new DATA_DIR: database created and migrated)', embedded, idleSeconds),
+      await timeStart('embedded database, restart', embedded, idleSeconds),
+      await timeStart('PostgreSQL, restart', { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ENCRYPTION_KEY: encryptionKey }, idleSeconds),
     ];
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -108,6 +109,7 @@ export async function measureEmbeddedLoad(options: {
   messagesPerConversation: number;
   seconds: number;
   connections: number;
+  idleSeconds?: number;
 }): Promise<EmbeddedLoadResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crm-bench-embedded-'));
   try {
@@ -133,7 +135,7 @@ export async function measureEmbeddedLoad(options: {
       RATE_LIMIT_PER_MINUTE: '1000000000',
     });
     try {
-      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+      await new Promise((resolve) => setTimeout(resolve, (options.idleSeconds ?? IDLE_SECONDS) * 1000));
       const idle = service.rssMb();
       // The server serves its database to other processes on a Unix socket in DATA_DIR (README, "The embedded database").
       const socket = readdirSync(dataDir).find((name) => /^\.s\.PGSQL\.\d+$/.test(name))!;
