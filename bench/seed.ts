@@ -22,6 +22,9 @@ export type SeedPlan = {
 };
 
 const CHUNK = 50_000;
+/** The seeded tables, and the same as a SQL list of their relations. */
+const TABLES = ['customers', 'conversations', 'messages'];
+const RELATIONS = TABLES.map((table) => `'${table}'::regclass`).join(', ');
 const FIRST = `ARRAY['Ana','Bruno','Chen','Dara','Elif','Femi','Gita','Hugo','Ines','Jonas','Kemal','Lucia','Mateo','Nadia','Omar','Priya','Quinn','Rosa','Sven','Tomas','Uma','Vera','Wen','Yusuf','Zoe']`;
 const LAST = `ARRAY['Silva','Okafor','Nguyen','Schmidt','Garcia','Kowalski','Haddad','Tanaka','Rossi','Ivanova','Mensah','Dubois','Costa','Novak','Ali','Larsen']`;
 
@@ -41,7 +44,7 @@ $$ LANGUAGE sql IMMUTABLE`;
 /** About how many rows the seeded tables hold, every workspace's (the planner's estimate, without a scan). */
 async function rowsHeld(sql: SqlConnection): Promise<number> {
   const [row] = await sql.query<{ n: string }>(
-    `SELECT coalesce(sum(greatest(reltuples, 0)), 0)::bigint::text AS n FROM pg_class WHERE oid IN (${TABLES.map((table) => `'${table}'::regclass`).join(', ')})`,
+    `SELECT coalesce(sum(greatest(reltuples, 0)), 0)::bigint::text AS n FROM pg_class WHERE oid IN (${RELATIONS})`,
   );
   return Number(row?.n ?? 0);
 }
@@ -72,8 +75,8 @@ const ordinals = (from: number, to: number) =>
 /** A load of at least this many rows, and at least as many as the tables already hold (a build reads them all), is
  * written with the tables' secondary indexes dropped, then built in one go. */
 const DEFER_INDEXES_FROM = 500_000;
-/** The seeded tables. */
-const TABLES = ['customers', 'conversations', 'messages'];
+/** Where the definitions of dropped indexes wait until built. */
+const DEFERRED_INDEXES = `CREATE TABLE IF NOT EXISTS bench_deferred_indexes (name text PRIMARY KEY, definition text NOT NULL)`;
 
 /**
  * Drops the seeded tables' secondary indexes (not the primary keys, which the chunks read by, nor the unique ones)
@@ -82,10 +85,9 @@ const TABLES = ['customers', 'conversations', 'messages'];
  * builds them, at the end of the next one.
  */
 async function deferIndexes(sql: SqlConnection): Promise<void> {
-  await sql.exec(`CREATE TABLE IF NOT EXISTS bench_deferred_indexes (name text PRIMARY KEY, definition text NOT NULL)`);
   await sql.exec(`INSERT INTO bench_deferred_indexes
     SELECT index.relname, pg_get_indexdef(entry.indexrelid) FROM pg_index entry JOIN pg_class index ON index.oid = entry.indexrelid
-    WHERE entry.indrelid::regclass::text IN (${TABLES.map((table) => `'${table}'`).join(', ')}) AND NOT entry.indisunique
+    WHERE entry.indrelid IN (${RELATIONS}) AND NOT entry.indisunique
     ON CONFLICT DO NOTHING`);
   const deferred = await sql.query<{ name: string }>('SELECT name FROM bench_deferred_indexes');
   for (const { name } of deferred) await sql.exec(`DROP INDEX IF EXISTS "${name}"`);
@@ -93,7 +95,6 @@ async function deferIndexes(sql: SqlConnection): Promise<void> {
 
 /** Builds the indexes an earlier load dropped, each with the memory a build of a few gigabytes wants. */
 async function buildDeferredIndexes(sql: SqlConnection): Promise<void> {
-  await sql.exec(`CREATE TABLE IF NOT EXISTS bench_deferred_indexes (name text PRIMARY KEY, definition text NOT NULL)`);
   const deferred = await sql.query<{ name: string; definition: string }>(
     'SELECT name, definition FROM bench_deferred_indexes ORDER BY name',
   );
@@ -118,6 +119,7 @@ export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): 
     await sql.exec('SET session_replication_role = replica');
     // A chunk lost to a crash is written again on resume: no chunk needs to wait for its commit's flush.
     await sql.exec('SET synchronous_commit = off');
+    await sql.exec(DEFERRED_INDEXES);
     const ws = plan.workspaceId.replace(/'/g, '');
     const perConversation = plan.messagesPerConversation;
     const written = { contacts: await count(sql, 'customers', ws), messages: await count(sql, 'messages', ws) };
@@ -147,7 +149,7 @@ export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): 
                ${perConversation > 0 ? 'c.created_at' : 'NULL'}, ${perConversation > 1 ? "c.created_at + interval '1 minute'" : 'NULL'},
                c.created_at, c.created_at
         FROM (SELECT c.*, extract(epoch FROM c.created_at - ${BASE})::bigint AS n FROM customers c
-              WHERE c.company_id = '${ws}' AND c.${ordinals(from, to)}) AS c`),
+              WHERE c.company_id = '${ws}' AND ${ordinals(from, to)}) AS c`),
     );
 
     // A chunk may end inside a conversation: the next one starts at that conversation and skips what is written.
