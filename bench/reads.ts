@@ -12,7 +12,7 @@ export type Read = {
   path: string;
   /** The /graphql request body running the same selection with the same arguments. */
   graphql: string;
-  /** Whether the raw baseline answers it too (contacts list, search and get). */
+  /** Whether the raw baseline answers it too (contacts list, search and get, conversations list, a conversation's messages). */
   baseline: boolean;
 };
 
@@ -83,9 +83,9 @@ export async function readsFor(pool: pg.Pool, workspaceId: string, contacts: num
     read('contacts_search_phone', 'searchContacts', { q: row.phone_number.slice(5, 12) }, true),
     read('contacts_search_email', 'searchContacts', { q: row.email.split('@')[0]! }, true),
     read('contacts_get', 'getContact', { id: someId }, true),
-    read('conversations_list', 'listConversations', { status: 'active', limit: 20, before }, false),
+    read('conversations_list', 'listConversations', { status: 'active', limit: 20, before }, true),
     read('users', 'listUsers', {}, false),
-    read('conversation_messages', 'listConversationMessages', { conversation_id: conversationId, limit: 50 }, false),
+    read('conversation_messages', 'listConversationMessages', { conversation_id: conversationId, limit: 50 }, true),
     // The conversations report over a year by day (the seeded history lies in 2024): every conversation and
     // message of the workspace is counted, with first responses and resolutions in calendar and business hours.
     read('reports_year_by_day', 'getReportConversations', REPORT_YEAR, false),

@@ -17,7 +17,7 @@ import { ALL_KEY_SCOPES } from '../resolvers/workspace/scopes.js';
 import { seedBenchData } from './seed.js';
 import { startProcess, startService, type Server } from './servers.js';
 import { measure, type LoadResult } from './load.js';
-import { readsFor, restPath } from './reads.js';
+import { readsFor, restPath, type Read } from './reads.js';
 import { SEARCH_CLASSES, SEARCHED_LISTS, type SearchedList, searchTermsFor } from './searchTerms.js';
 import { measureFanOut, startReceiver, type FanOutResult } from './webhooks.js';
 import { profileRead, type ProfileResult } from './profile.js';
@@ -159,6 +159,32 @@ async function firstRequestMs(server: Server, workspace: BenchWorkspace, path: s
   return Math.round(performance.now() - started);
 }
 
+/** A JSON value with every object's keys in order, and a page's cursor left out (the baseline's is the last id). */
+function comparable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'next_cursor')
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, field]) => [key, comparable(field)]),
+  );
+}
+
+/** The baseline is a floor only if it answers what the service answers: the same JSON for the read, or the run stops. */
+async function assertSameAnswer(service: Server, baseline: Server, workspace: BenchWorkspace, read: Read): Promise<void> {
+  const [ours, floor] = await Promise.all(
+    [service, baseline].map(async (server) => {
+      const response = await fetchInsecure(`${server.url}${read.path}`, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${workspace.key}` },
+      });
+      return JSON.stringify(comparable(await response.json()));
+    }),
+  );
+  if (ours !== floor) throw new Error(`${read.name}: the baseline answers differently from the service\n${ours}\n${floor}`);
+}
+
 /** The REST operation that searches each list. */
 const SEARCH_OPERATIONS: Record<SearchedList, string> = {
   contacts: 'searchContacts',
@@ -179,6 +205,7 @@ async function runScale(
       `  ${contacts} · ${read.name}: first request, service REST, GraphQL, one connection${read.baseline ? ', baseline' : ''} (service RSS so far ${service.maxRssMb()} MB)`,
     );
     results.first![read.name] = await firstRequestMs(service, workspace, read.path);
+    if (read.baseline) await assertSameAnswer(service, baseline, workspace, read);
     results.service[read.name] = await load(service, workspace, read.path);
     results.graphql[read.name] = await loadGraphql({ service, workspace }, read.graphql);
     results.latency[read.name] = await load(service, workspace, read.path, 1, settings.latencySeconds);

@@ -1,8 +1,9 @@
 // Contact search (substringSearch.ts decides how): a contact matches when its name or e-mail address contains the
 // term, exactly as ILIKE '%term%' on each, or its phone number contains the term's digits when the term is written
 // as people write phone numbers (`+1 (555) 000-0000`, `555-000`, `0044 20 7946`); the list is newest first by id.
-// Rare terms of three characters or more are found through the trigram indexes of the three fields, shorter ones
-// through `search_grams`, every one- and two-character piece of the three lower-cased fields (migration 0017).
+// Rare terms of three characters or more are found through the trigram indexes of the name and e-mail address and a
+// phone term's digits through the pieces of the phone number (migration 0042); shorter ones through `search_grams`,
+// every one- and two-character piece of the three lower-cased fields (migration 0017).
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { containsPattern, isShortTerm, type Lookup, type SearchedTable } from '../shared/substringSearch.js';
 
@@ -30,9 +31,29 @@ function phoneMatches(row: Prisma.Sql, term: string): Prisma.Sql {
     : Prisma.sql`${row}.phone_number LIKE ${containsPattern(digits)}`;
 }
 
-const shortGram = (row: Prisma.Sql, term: string): Lookup => ({
-  condition: Prisma.sql`${row}.search_grams @> ARRAY[lower(${term})]`,
-  exact: false,
+/** The length of a phone number's indexed pieces (migration 0042). */
+const PHONE_PIECE = 6;
+
+/**
+ * The lookup of a phone term's digits (three or more) in the index of every number's pieces (migration 0042): up to
+ * six digits start one of the pieces of every number that holds them; more are in every piece of six that covers
+ * them, which only numbers holding them (and a few others) have, so the number is then checked, and only the number:
+ * a contact whose name or e-mail holds the term is found through their own lookups.
+ */
+function phonePieces(row: Prisma.Sql, term: string, digits: string): Lookup {
+  if (digits.length <= PHONE_PIECE)
+    return { condition: Prisma.sql`phone_pieces(${row}.phone_number) @@ ${`${digits}:*`}::tsquery`, check: null };
+  const starts = new Set<number>();
+  for (let start = 0; start + PHONE_PIECE < digits.length; start += PHONE_PIECE) starts.add(start);
+  starts.add(digits.length - PHONE_PIECE);
+  const pieces = [...starts].map((start) => digits.slice(start, start + PHONE_PIECE)).join(' & ');
+  return { condition: Prisma.sql`phone_pieces(${row}.phone_number) @@ ${pieces}::tsquery`, check: phoneMatches(row, term) };
+}
+
+/** The contacts one of whose fields holds `gram` (of one or two characters), checked against the whole term. */
+const shortGram = (row: Prisma.Sql, gram: string, term: string): Lookup => ({
+  condition: Prisma.sql`${row}.search_grams @> ARRAY[lower(${gram})]`,
+  check: CONTACTS.matches(row, term),
 });
 
 /**
@@ -46,14 +67,15 @@ export const CONTACTS: SearchedTable = {
     Prisma.sql`(${row}.name ILIKE ${containsPattern(term)} OR ${phoneMatches(row, term)} OR ${row}.email ILIKE ${containsPattern(term)})`,
   lookups: (row, term) => {
     // The name and e-mail are looked up by the term, the phone number by its digits.
-    const phone = phoneDigits(term) ?? term;
+    const digits = phoneDigits(term);
+    const phone = digits ?? term;
     const byText = isShortTerm(term)
-      ? [shortGram(row, term)]
+      ? [shortGram(row, term, term)]
       : [
-          { condition: Prisma.sql`${row}.name ILIKE ${containsPattern(term)}`, exact: true },
-          { condition: Prisma.sql`${row}.email ILIKE ${containsPattern(term)}`, exact: true },
+          { condition: Prisma.sql`${row}.name ILIKE ${containsPattern(term)}`, check: null },
+          { condition: Prisma.sql`${row}.email ILIKE ${containsPattern(term)}`, check: null },
         ];
-    if (isShortTerm(phone)) return phone === term ? byText : [...byText, shortGram(row, phone)];
-    return [...byText, { condition: phoneMatches(row, term), exact: true }];
+    if (isShortTerm(phone)) return phone === term ? byText : [...byText, shortGram(row, phone, term)];
+    return [...byText, digits === null ? { condition: phoneMatches(row, term), check: null } : phonePieces(row, term, digits)];
   },
 };

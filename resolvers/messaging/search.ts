@@ -13,6 +13,6 @@ export const MESSAGES: SearchedTable = {
   lookups: (row, term) => {
     const piece = indexedPiece(term);
     const condition = isShortTerm(piece) ? Prisma.sql`short_grams(${row}.body) @> ARRAY[lower(${piece})]` : MESSAGES.matches(row, piece);
-    return [{ condition, exact: piece === term && !isShortTerm(piece) }];
+    return [{ condition, check: piece === term && !isShortTerm(piece) ? null : MESSAGES.matches(row, term) }];
   },
 };

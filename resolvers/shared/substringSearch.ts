@@ -41,8 +41,9 @@ export function indexedPiece(term: string): string {
   return isShortTerm(longest) ? term : longest;
 }
 
-/** A condition on a row that one index answers; `exact` when it holds only of rows containing the term. */
-export type Lookup = { condition: Prisma.Sql; exact: boolean };
+/** A condition on a row that one index answers, and what a row meeting it must still meet to contain the term
+ * (null when the condition holds only of rows containing it). */
+export type Lookup = { condition: Prisma.Sql; check: Prisma.Sql | null };
 
 /**
  * A table searched by substring. `matches` says whether a row (`row` names the table or an alias) contains the
@@ -70,10 +71,10 @@ export function candidateRows(
   columns: Prisma.Sql,
 ): Prisma.Sql {
   const reads = searched.lookups(alias, term).map(
-    ({ condition, exact }) => Prisma.sql`
+    ({ condition, check }) => Prisma.sql`
       SELECT ${columns} FROM (
         SELECT * FROM ${searched.table} ${alias} WHERE ${condition} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
-      ${exact ? Prisma.empty : Prisma.sql`WHERE ${searched.matches(alias, term)}`}`,
+      ${check ? Prisma.sql`WHERE ${check}` : Prisma.empty}`,
   );
   return Prisma.join(reads, ' UNION ');
 }

@@ -99,6 +99,7 @@ describe('contact search', () => {
     'dots, a fragment': ['555.000.1', '5550001'],
     'spaces, a fragment': ['555 000', '555000'],
     'brackets only': ['(555) 000-14', '55500014'],
+    'spaces, a fragment only the oldest hold': ['555 000 001', '555000001'],
   };
 
   it.each(Object.entries(phoneTerms))(

@@ -186,6 +186,7 @@ describe('conversation search', () => {
     ...terms,
     "a contact's name, also without messages": 'zephyr qoo',
     'a phone fragment': '+1555000036',
+    'a phone fragment of six digits or fewer': '00036',
     'an e-mail fragment': 'gita17@',
   };
 

@@ -57,7 +57,10 @@ const DATABASE_ONLY = {
     `customers.search_grams GENERATED ALWAYS AS (short_grams(VARIADIC ARRAY[name, phone_number, email])) STORED`,
     `knowledge_documents.search GENERATED ALWAYS AS ((setweight(to_tsvector('english'::regconfig, title), 'A'::"char") || setweight(to_tsvector('english'::regconfig, content), 'B'::"char"))) STORED`,
   ],
-  expressionIndexes: [`CREATE INDEX messages_body_grams_idx ON public.messages USING gin (short_grams(VARIADIC ARRAY[body]))`],
+  expressionIndexes: [
+    `CREATE INDEX customers_phone_pieces_idx ON public.customers USING gin (phone_pieces(phone_number))`,
+    `CREATE INDEX messages_body_grams_idx ON public.messages USING gin (short_grams(VARIADIC ARRAY[body]))`,
+  ],
   partialIndexes: [
     `CREATE INDEX events_undispatched_idx ON public.events USING btree (id) WHERE (dispatched_at IS NULL)`,
     `CREATE INDEX events_automations_pending_idx ON public.events USING btree (id) WHERE (automations_done_at IS NULL)`,
