@@ -5,9 +5,17 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { StatementNamer } from './preparedStatements.js';
 
+/** `unbounded`: the client waits for the answer however long it takes (a migration building an index over a large
+ * table), where it otherwise gives up a little after the server's statement time-out; the script lifts the server's
+ * own limit itself if it needs to. */
+export type ExecOptions = { unbounded?: boolean };
+
+/** pg's longest read time-out (a timer's most, 24.8 days): 0 would mean the pool's. */
+const UNBOUNDED_READ_MS = 2 ** 31 - 1;
+
 export interface SqlConnection {
   /** Runs a script of one or more statements without parameters. */
-  exec(script: string): Promise<void>;
+  exec(script: string, options?: ExecOptions): Promise<void>;
   query<Row extends Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
   /** Runs `work` on one server session, for session state such as advisory locks. */
   session<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
@@ -30,8 +38,9 @@ type PgQueryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 function fromPgQueryable(target: PgQueryable, session: SqlConnection['session'], nameOf?: StatementNamer): SqlConnection {
   return {
-    async exec(script) {
-      await target.query(script);
+    async exec(script, options) {
+      // pg reads a query's own query_timeout, which its QueryConfig type leaves out.
+      await target.query(options?.unbounded ? ({ text: script, query_timeout: UNBOUNDED_READ_MS } as pg.QueryConfig) : script);
     },
     async query<Row extends Record<string, unknown>>(text: string, values: unknown[] = []) {
       return (await target.query<Row>({ name: nameOf?.({ sql: text }), text, values })).rows;
