@@ -69,12 +69,13 @@ export const CONTACTS: SearchedTable = {
     // The name and e-mail are looked up by the term, the phone number by its digits.
     const digits = phoneDigits(term);
     const phone = digits ?? term;
+    // An e-mail address holds no whitespace (channels.ts stores only addresses), so a term with a space is not looked
+    // up in the e-mail index, whose trigrams would list every address holding its words (`Zoe Larsen`: 1,691 rows
+    // read at a million contacts, 9 ms, for none).
+    const byEmail = /\s/.test(term) ? [] : [{ condition: Prisma.sql`${row}.email ILIKE ${containsPattern(term)}`, check: null }];
     const byText = isShortTerm(term)
       ? [shortGram(row, term, term)]
-      : [
-          { condition: Prisma.sql`${row}.name ILIKE ${containsPattern(term)}`, check: null },
-          { condition: Prisma.sql`${row}.email ILIKE ${containsPattern(term)}`, check: null },
-        ];
+      : [{ condition: Prisma.sql`${row}.name ILIKE ${containsPattern(term)}`, check: null }, ...byEmail];
     if (isShortTerm(phone)) return phone === term ? byText : [...byText, shortGram(row, phone, term)];
     return [...byText, digits === null ? { condition: phoneMatches(row, term), check: null } : phonePieces(row, term, digits)];
   },
