@@ -94,13 +94,19 @@ export async function startBaseline(databaseUrl: string, port = 0): Promise<{ po
       const getMatch = /^\/api\/v1\/contacts\/([0-9a-f-]{36})$/.exec(url.pathname);
       const messagesMatch = /^\/api\/v1\/conversations\/([0-9a-f-]{36})\/messages$/.exec(url.pathname);
       if (url.pathname === '/api/v1/conversations') {
+        const status = url.searchParams.get('status');
         const before = url.searchParams.get('before');
+        const since = before && !Number.isNaN(Date.parse(before)) ? before : null;
+        // Conditions written only when given, and the order of the (company_id, status, last_message_at DESC, id
+        // DESC) index when the date excludes conversations without messages (which come last otherwise).
+        const params: unknown[] = [workspace, limit + 1];
+        const and = (condition: string, value: unknown) => `AND ${condition} $${params.push(value)}`;
         const { rows } = await pool.query(
           `SELECT ${CONVERSATION_COLUMNS}, ${CONTACT_FIELDS.map((field) => `c.${field} AS contact_${field}`).join(', ')}
            FROM conversations v JOIN customers c ON c.id = v.customer_id
-           WHERE v.company_id = $1 AND ($2::text IS NULL OR v.status = $2) AND ($3::timestamptz IS NULL OR v.last_message_at < $3)
-           ORDER BY v.last_message_at DESC NULLS LAST, v.id DESC LIMIT $4`,
-          [workspace, url.searchParams.get('status'), before && !Number.isNaN(Date.parse(before)) ? before : null, limit + 1],
+           WHERE v.company_id = $1 ${status ? and('v.status =', status) : ''} ${since ? and('v.last_message_at <', since) : ''}
+           ORDER BY v.last_message_at DESC ${since ? '' : 'NULLS LAST'}, v.id DESC LIMIT $2`,
+          params,
         );
         return send(200, page(rows.map(conversation), limit));
       }

@@ -2,11 +2,12 @@
 // Message and MessageDetail, the data of message.received / message.status events and the AI-agent hand-off all use them.
 // Field names are the spec's (Message; Conversation without the embedded customer; Customer list item).
 import type { Conversation, Customer, Message } from '../../prisma/generated/prisma/client.js';
+import type { WithIsoTimestamps } from './isoTimestamps.js';
 
 export type MessageView = Pick<Message, 'id' | 'conversation_id' | 'body' | 'direction' | 'status' | 'created_at'>;
 
-/** The stored message as every read surface shows it (MessageDetail); schema/messaging/messageDetail.ts shapes its parts. */
-export type MessageDetailRow = MessageView &
+/** The stored message's columns that every read surface shows (MessageDetail). */
+export type MessageDetailColumns = MessageView &
   Pick<
     Message,
     | 'type'
@@ -28,6 +29,10 @@ export type MessageDetailRow = MessageView &
     | 'provider_message_id'
     | 'updated_at'
   >;
+
+/** The stored message as every read surface shows it (MessageDetail; schema/messaging/messageDetail.ts shapes its
+ * parts): read through Prisma, or by a written statement with its timestamps as the API's text (isoTimestamps.ts). */
+export type MessageDetailRow = MessageDetailColumns | WithIsoTimestamps<MessageDetailColumns>;
 
 export type ConversationView = Pick<
   Conversation,

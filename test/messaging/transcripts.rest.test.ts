@@ -150,6 +150,9 @@ describe('one message', () => {
     const inbound = await prisma.message.findFirstOrThrow({ where: { conversation_id: conversation.id, direction: 'inbound' } });
     const { body } = await getJson(h, `/api/v1/messages/${inbound.id}`, { key: shop.api_key });
     expect(body).toMatchObject({ direction: 'inbound', status: 'received', sender: { type: 'contact', id: conversation.customer_id } });
+    // The conversation's page reads its messages by a statement of its own (timestamps as text): every field the same.
+    const page = await getJson(h, `/api/v1/conversations/${conversation.id}/messages`, { key: shop.api_key });
+    expect(page.body.data).toEqual([record, body]);
   });
 
   it('is a 404 when it does not exist and a 400 when the id is not a UUID', async () => {
