@@ -11,6 +11,7 @@ import { loadCertificate } from '../infra/transport/certificate.js';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { phoneDigits } from '../resolvers/contacts/search.js';
+import { containsPattern } from '../resolvers/shared/substringSearch.js';
 
 const CONTACT_FIELDS = `id company_id phone_number wa_id email name image_url metadata created_at updated_at
   marketing_consent_status marketing_consent_source marketing_consent_updated_at`.split(/\s+/);
@@ -131,7 +132,6 @@ export async function startBaseline(databaseUrl: string, port = 0): Promise<{ po
       }
       if (url.pathname === '/api/v1/contacts/search') {
         const term = url.searchParams.get('q') ?? '';
-        const contains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
         // The service's rule for a term typed as a phone number (its digits, a leading 00 dropped), so that both
         // answer the same contacts.
         const phone = phoneDigits(term);
@@ -139,7 +139,7 @@ export async function startBaseline(databaseUrl: string, port = 0): Promise<{ po
           `SELECT ${COLUMNS} FROM customers WHERE company_id = $1
            AND (name ILIKE $2 OR ${phone === null ? 'phone_number ILIKE $2' : 'phone_number LIKE $5'} OR email ILIKE $2)
            AND ($3::uuid IS NULL OR id < $3) ORDER BY id DESC LIMIT $4`,
-          [workspace, contains(term), after, limit + 1, ...(phone === null ? [] : [contains(phone)])],
+          [workspace, containsPattern(term), after, limit + 1, ...(phone === null ? [] : [containsPattern(phone)])],
         );
         return send(200, page(rows.map(contact), limit));
       }

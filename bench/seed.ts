@@ -93,12 +93,13 @@ async function deferIndexes(sql: SqlConnection): Promise<void> {
   for (const { name } of deferred) await sql.exec(`DROP INDEX IF EXISTS "${name}"`);
 }
 
-/** Builds the indexes an earlier load dropped, each with the memory a build of a few gigabytes wants. */
-async function buildDeferredIndexes(sql: SqlConnection): Promise<void> {
+/** Builds the indexes an earlier load dropped, each with the memory a build of a few gigabytes wants; whether there
+ * were any. */
+async function buildDeferredIndexes(sql: SqlConnection): Promise<boolean> {
   const deferred = await sql.query<{ name: string; definition: string }>(
     'SELECT name, definition FROM bench_deferred_indexes ORDER BY name',
   );
-  if (deferred.length === 0) return;
+  if (deferred.length === 0) return false;
   await sql.exec(`SET maintenance_work_mem = '1GB'`);
   for (const { name, definition } of deferred) {
     console.log(`building index ${name}`);
@@ -106,6 +107,7 @@ async function buildDeferredIndexes(sql: SqlConnection): Promise<void> {
     await sql.query('DELETE FROM bench_deferred_indexes WHERE name = $1', [name]);
   }
   await sql.exec('RESET maintenance_work_mem');
+  return true;
 }
 
 /** A conversation's first message names an order of its own (R and the contact's ordinal, seven digits): a rare
@@ -170,10 +172,11 @@ export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): 
     await sql.exec(`DELETE FROM report_days WHERE company_id = '${ws}'`);
     await sql.exec('RESET session_replication_role');
     await sql.exec('RESET synchronous_commit');
-    await buildDeferredIndexes(sql);
+    const built = await buildDeferredIndexes(sql);
     // What autovacuum would have done after such a load (and the bench's PostgreSQL may run without it): the
     // visibility map lets index-only scans skip the table, and the statistics describe the data. A workspace already
-    // seeded wrote nothing (5 s a table saved at a million contacts).
-    if (left > 0) for (const table of TABLES) await sql.exec(`VACUUM (ANALYZE) ${table}`);
+    // seeded, its indexes built, wrote nothing (5 s a table saved at a million contacts); a load interrupted before
+    // its vacuum finishes its index builds here, and is vacuumed.
+    if (left > 0 || built) for (const table of TABLES) await sql.exec(`VACUUM (ANALYZE) ${table}`);
   });
 }
