@@ -42,8 +42,9 @@ const TIMESTAMPS: TimestampColumns<Customer> = {
   updated_at: true,
   marketing_consent_updated_at: true,
 };
-/** Every column of the model (the generated search column is not one), as findMany reads them by default. */
-const COLUMNS = selectWithIsoTimestamps('c', Object.values(Prisma.CustomerScalarFieldEnum), TIMESTAMPS);
+/** Every column of the model (the generated search column is not one), as findMany reads them by default, of the
+ * contact aliased `c`. */
+export const CONTACT_COLUMNS = selectWithIsoTimestamps('c', Object.values(Prisma.CustomerScalarFieldEnum), TIMESTAMPS);
 
 /** A contact as the written statements read it. */
 export type ContactRow = WithIsoTimestamps<Customer>;
@@ -66,7 +67,7 @@ export async function contactDetail(sql: SqlConnection, workspaceId: string, id:
   const [found] = await rows<ContactDetail>(
     sql,
     Prisma.sql`
-    SELECT ${COLUMNS},
+    SELECT ${CONTACT_COLUMNS},
       ARRAY(SELECT tag.name FROM customer_tags link JOIN tags tag ON tag.id = link.tag_id
             WHERE link.customer_id = c.id ORDER BY tag.name) AS tags,
       (SELECT count(*)::int FROM conversations conversation WHERE conversation.customer_id = c.id) AS conversation_count
@@ -80,7 +81,7 @@ function newestContacts(ctx: Context, workspaceId: string, condition: Prisma.Sql
   return rows<ContactRow>(
     ctx.sql,
     Prisma.sql`
-    SELECT ${COLUMNS} FROM customers c WHERE c.company_id = ${workspaceId}::uuid AND ${condition} ORDER BY c.id DESC LIMIT ${take}`,
+    SELECT ${CONTACT_COLUMNS} FROM customers c WHERE c.company_id = ${workspaceId}::uuid AND ${condition} ORDER BY c.id DESC LIMIT ${take}`,
   );
 }
 

@@ -5,14 +5,14 @@
 // remembers the id so that ties are neither skipped nor repeated and the message-less tail is reachable —
 // except for a walk that began with a date-time, whose cursors keep it to conversations with a message.
 import { z } from 'zod';
-import type { Prisma } from '../../prisma/generated/prisma/client.js';
+import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { cursorArgument, keysetPage } from '../shared/pagination.js';
 import { idInput, isoDateTime, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { type ConversationKey, type ConversationWalk, matchingConversationIds, ZERO_ID } from './search.js';
-
-type Query = { select?: Prisma.ConversationSelect; include?: Prisma.ConversationInclude };
+import { type ConversationQuery, conversationsOfIds, conversationsWhere } from './rows.js';
+import type { IsoTimestamp } from '../shared/isoTimestamps.js';
 
 /** The guides call the active state `open`; it is accepted as a name for `active`. */
 export const CONVERSATION_STATUSES = ['active', 'pending', 'closed'] as const;
@@ -22,8 +22,12 @@ type Position = { at: Date | null; id: string; withMessagesOnly: boolean } | { b
 
 const CURSOR_PATTERN = /^c1\.([0-9a-f-]{36})\.(\d+|-)(\.m)?$/;
 
-function encodeCursor(row: { id: string; last_message_at: Date | null }, withMessagesOnly: boolean): string {
-  return `c1.${row.id}.${row.last_message_at ? row.last_message_at.getTime() : '-'}${withMessagesOnly ? '.m' : ''}`;
+/** A listed conversation's place in the order, read through Prisma (a Date) or by a written statement (ISO text). */
+type Keyed = { id: string; last_message_at: Date | IsoTimestamp | null };
+
+function encodeCursor(row: Keyed, withMessagesOnly: boolean): string {
+  const at = row.last_message_at === null ? '-' : new Date(row.last_message_at).getTime();
+  return `c1.${row.id}.${at}${withMessagesOnly ? '.m' : ''}`;
 }
 
 function decodeBefore(value: string): Position | null {
@@ -48,40 +52,37 @@ const listInput = z.object({
   customer_id: uuid.nullish(),
 });
 
-export async function listConversations(ctx: Context, input: z.input<typeof listInput>, query: Query = {}) {
+export async function listConversations(ctx: Context, input: z.input<typeof listInput>, query: ConversationQuery = {}) {
   const args = parseInput(listInput, input);
-  const filter: Prisma.ConversationWhereInput = {
-    ...(args.status ? { status: args.status } : {}),
-    ...(args.assigned_user_id ? { assigned_user_id: args.assigned_user_id } : {}),
-    ...(args.customer_id ? { customer_id: args.customer_id } : {}),
-  };
   const { workspaceId } = requireActor(ctx);
-  const scope = { ...filter, company_id: workspaceId };
+  const filters = [
+    args.status ? Prisma.sql`conversation.status = ${args.status}` : null,
+    args.assigned_user_id ? Prisma.sql`conversation.assigned_user_id = ${args.assigned_user_id}::uuid` : null,
+    args.customer_id ? Prisma.sql`conversation.customer_id = ${args.customer_id}::uuid` : null,
+  ].filter((filter) => filter !== null);
   return page(args, async (walk, take) => {
     // The index orders each part on its own: those with a message, then those without (in the index's order too:
     // ordered by id alone, the planner may walk the primary key through every workspace).
-    const read = (where: Prisma.ConversationWhereInput, wanted: number) =>
-      ctx.prisma.conversation.findMany({ ...query, where: { AND: [scope, where] }, orderBy: INDEX_ORDER, take: wanted });
+    const read = (part: Prisma.Sql, wanted: number) =>
+      conversationsWhere(ctx, workspaceId, Prisma.join([...filters, part], ' AND '), wanted, query);
     const rows = walk.after?.at === null ? [] : await read(timedAfter(walk.after), take);
     if (rows.length < take && !walk.withMessagesOnly) {
-      const after = walk.after?.at === null ? { id: { lt: walk.after.id } } : {};
-      rows.push(...(await read({ last_message_at: null, ...after }, take - rows.length)));
+      const after = walk.after?.at === null ? Prisma.sql` AND conversation.id < ${walk.after.id}::uuid` : Prisma.empty;
+      rows.push(...(await read(Prisma.sql`conversation.last_message_at IS NULL${after}`, take - rows.length)));
     }
     return rows;
   });
 }
 
-/** The order of the conversations index, (company_id, last_message_at DESC, id DESC), whose nulls come first. */
-const INDEX_ORDER: Prisma.ConversationOrderByWithRelationInput[] = [{ last_message_at: 'desc' }, { id: 'desc' }];
-
 /**
- * The conversations with a message after `after` (a key with a last_message_at, or the start), as a Prisma filter.
+ * The conversations with a message after `after` (a key with a last_message_at, or the start).
  * `last_message_at <= at` bounds the index range the walk starts from; the OR alone was only a filter, so a page
  * deep in the list read every conversation before it (0.8–2.4 s at 500,000).
  */
-function timedAfter(after: ConversationKey | null): Prisma.ConversationWhereInput {
-  if (!after?.at) return { last_message_at: { not: null } };
-  return { last_message_at: { lte: after.at }, OR: [{ last_message_at: { lt: after.at } }, { id: { lt: after.id } }] };
+function timedAfter(after: ConversationKey | null): Prisma.Sql {
+  if (!after?.at) return Prisma.sql`conversation.last_message_at IS NOT NULL`;
+  return Prisma.sql`conversation.last_message_at <= ${after.at}::timestamptz
+    AND (conversation.last_message_at < ${after.at}::timestamptz OR conversation.id < ${after.id}::uuid)`;
 }
 
 const searchInput = z.object({
@@ -91,16 +92,12 @@ const searchInput = z.object({
 });
 
 /** Conversations whose contact's name, phone number or email, or any of whose messages, contains q (resolvers/conversations/search.ts). */
-export async function searchConversations(ctx: Context, input: z.input<typeof searchInput>, query: Query = {}) {
+export async function searchConversations(ctx: Context, input: z.input<typeof searchInput>, query: ConversationQuery = {}) {
   const args = parseInput(searchInput, input);
   const { workspaceId } = requireActor(ctx);
-  return page(args, async (walk, take) => {
-    const ids = await matchingConversationIds(ctx.sql, workspaceId, args.q, walk, take);
-    if (ids.length === 0) return [];
-    const rows = await ctx.prisma.conversation.findMany({ ...query, where: { id: { in: ids }, company_id: workspaceId } });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  });
+  return page(args, async (walk, take) =>
+    conversationsOfIds(ctx, workspaceId, await matchingConversationIds(ctx.sql, workspaceId, args.q, walk, take), query),
+  );
 }
 
 /** Where a page's walk starts: after the key of the previous page's last conversation, or after every conversation
@@ -113,7 +110,7 @@ function walkOf(position: Position | null): ConversationWalk {
 }
 
 /** One page: `read` returns up to `take` conversations of the walk, in the list's order. */
-async function page<Row extends { id: string; last_message_at: Date | null }>(
+async function page<Row extends Keyed>(
   args: { limit: number; before?: Position | null | undefined },
   read: (walk: ConversationWalk, take: number) => Promise<Row[]>,
 ) {
@@ -125,7 +122,7 @@ async function page<Row extends { id: string; last_message_at: Date | null }>(
   );
 }
 
-export async function getConversation(ctx: Context, input: { id: string }, query: Query = {}) {
+export async function getConversation(ctx: Context, input: { id: string }, query: ConversationQuery = {}) {
   const { workspaceId } = requireActor(ctx);
   const { id } = parseInput(idInput, input);
   const conversation = await ctx.prisma.conversation.findFirst({ ...query, where: { id, company_id: workspaceId } });

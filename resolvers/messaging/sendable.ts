@@ -61,7 +61,7 @@ export function assertWindowOpen(times: WindowTimes, now: number): void {
     "Free-form messages can only be sent within 24 hours of the contact's last message; send an approved template instead",
     {
       window_closed_at: window.closes_at?.toISOString() ?? null,
-      last_inbound_at: times.last_message_at?.toISOString() ?? null,
+      last_inbound_at: times.last_message_at == null ? null : new Date(times.last_message_at).toISOString(),
       reason: 'a template message is required',
     },
   );

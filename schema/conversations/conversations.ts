@@ -1,4 +1,7 @@
+import type { ObjectRef } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { Conversation as ConversationModel } from '../../prisma/generated/prisma/client.js';
+import type { ConversationRow } from '../../resolvers/conversations/rows.js';
 import { builder } from '../builder.js';
 import { readState, UNREAD_COUNT_CAP } from '../../resolvers/conversations/reads.js';
 import {
@@ -11,28 +14,10 @@ import { pageType } from '../shared/page.js';
 import { limitArg } from '../shared/pageLimit.js';
 import { oneOf } from '../shared/jsonSchemaHints.js';
 
+// The fields read through Prisma's relations and selections; the columns are added below for both sources.
 export const Conversation = builder.prismaObject('Conversation', {
   description: 'A conversation between the workspace and one contact over the messaging provider.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    company_id: t.exposeID('company_id'),
-    customer_id: t.exposeID('customer_id'),
-    agent_id: t.exposeID('agent_id', { nullable: true }),
-    integration_id: t.exposeID('integration_id', { nullable: true }),
-    session_id: t.exposeString('session_id', { nullable: true }),
-    provider: t.exposeString('provider', { description: 'Name of the messaging provider.' }),
-    status: t.exposeString('status', oneOf(CONVERSATION_STATUSES)),
-    service_enabled: t.exposeBoolean('service_enabled', { description: 'Whether the AI agent is active on this conversation.' }),
-    assigned_user_id: t.exposeID('assigned_user_id', { nullable: true }),
-    details: t.expose('details', { type: 'JSON', nullable: true }),
-    last_message_at: t.expose('last_message_at', {
-      type: 'DateTime',
-      nullable: true,
-      description: "Time of the contact's last inbound message; free-form replies are allowed for 24 hours after it.",
-    }),
-    external_conversation_id: t.exposeString('external_conversation_id', { nullable: true }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
     customer: t.relation('customer'),
     unread_count: t.int({
       description: `Inbound messages after the asking person's last_read_at (a key's creator's), counted up to ${UNREAD_COUNT_CAP}.`,
@@ -49,7 +34,33 @@ export const Conversation = builder.prismaObject('Conversation', {
   }),
 });
 
-const ConversationList = pageType('ConversationList', Conversation);
+/** A conversation from either source: the list's written statement (ConversationRow, timestamps as ISO text) or Prisma. */
+type AnyConversation = { [Column in keyof ConversationModel]: ConversationModel[Column] | ConversationRow[Column] };
+const anyConversation: ObjectRef<typeof builder.$inferSchemaTypes, AnyConversation> = Conversation;
+
+builder.objectFields(anyConversation, (t) => ({
+  id: t.exposeID('id'),
+  company_id: t.exposeID('company_id'),
+  customer_id: t.exposeID('customer_id'),
+  agent_id: t.exposeID('agent_id', { nullable: true }),
+  integration_id: t.exposeID('integration_id', { nullable: true }),
+  session_id: t.exposeString('session_id', { nullable: true }),
+  provider: t.exposeString('provider', { description: 'Name of the messaging provider.' }),
+  status: t.exposeString('status', oneOf(CONVERSATION_STATUSES)),
+  service_enabled: t.exposeBoolean('service_enabled', { description: 'Whether the AI agent is active on this conversation.' }),
+  assigned_user_id: t.exposeID('assigned_user_id', { nullable: true }),
+  details: t.expose('details', { type: 'JSON', nullable: true }),
+  last_message_at: t.expose('last_message_at', {
+    type: 'DateTime',
+    nullable: true,
+    description: "Time of the contact's last inbound message; free-form replies are allowed for 24 hours after it.",
+  }),
+  external_conversation_id: t.exposeString('external_conversation_id', { nullable: true }),
+  created_at: t.expose('created_at', { type: 'DateTime' }),
+  updated_at: t.expose('updated_at', { type: 'DateTime' }),
+}));
+
+const ConversationList = pageType('ConversationList', anyConversation);
 
 builder.queryFields((t) => ({
   conversations: t.field({
