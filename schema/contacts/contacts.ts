@@ -10,7 +10,7 @@ import { EMAIL, URI } from '../shared/jsonSchemaHints.js';
 import { marketingConsentOf } from '../../resolvers/contacts/consent.js';
 import { MarketingConsentType } from './marketingConsent.js';
 
-const Customer = builder.prismaObject('Customer', {
+export const Customer = builder.prismaObject('Customer', {
   description: 'A contact (customer) of the workspace.',
   fields: () => ({}),
 });

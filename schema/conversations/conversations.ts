@@ -11,14 +11,18 @@ import {
   searchConversations,
 } from '../../resolvers/conversations/conversations.js';
 import { pageType } from '../shared/page.js';
+import { Customer } from '../contacts/contacts.js';
 import { limitArg } from '../shared/pageLimit.js';
 import { oneOf } from '../shared/jsonSchemaHints.js';
 
-// The fields read through Prisma's relations and selections; the columns are added below for both sources.
+// The fields read through Prisma's selections; the columns are added below for both sources. The contact is loaded
+// with every conversation (the type's include, and the list's statement), so it is read from the row: as a relation
+// field it looked up its loader mapping for each row of a page.
 export const Conversation = builder.prismaObject('Conversation', {
   description: 'A conversation between the workspace and one contact over the messaging provider.',
+  include: { customer: true },
   fields: (t) => ({
-    customer: t.relation('customer'),
+    customer: t.field({ type: Customer, resolve: (conversation) => conversation.customer }),
     unread_count: t.int({
       description: `Inbound messages after the asking person's last_read_at (a key's creator's), counted up to ${UNREAD_COUNT_CAP}.`,
       select: { id: true },
