@@ -72,15 +72,18 @@ function conversationList(workspaceId: string, term: string, withMessagesOnly: b
         SELECT true AS found FROM messages message
         WHERE message.conversation_id = conversation.id AND ${MESSAGES.matches(message, term)} LIMIT 1) AS said ON true`,
     // The conversations of the contacts and of the messages that the indexes list for the term; each is read
-    // once, through the index of its contact or its primary key. Only then are they kept to those after the
+    // once, through the index of its contact or its primary key: a contact's conversations by a lateral subquery
+    // (OFFSET 0 keeps it one), since the planner, overestimating the contacts found, hashed every conversation of
+    // the table instead (2,500 contacts: 270 → 75 ms at a million). Only then are they kept to those after the
     // position (OFFSET 0): a position known only when the statement runs would otherwise have the planner read every
     // conversation after it and hash them.
     candidatesAfter: (position) => Prisma.sql`
       SELECT id, last_message_at FROM (
         SELECT conversation.id, conversation.last_message_at
         FROM (${candidateRows(CONTACTS, contact, workspaceId, term, Prisma.sql`${contact}.id`)}) AS contact
-        JOIN conversations conversation ON conversation.customer_id = contact.id
-        WHERE conversation.company_id = ${workspaceId}::uuid
+        CROSS JOIN LATERAL (
+          SELECT conversation.id, conversation.last_message_at FROM conversations conversation
+          WHERE conversation.customer_id = contact.id AND conversation.company_id = ${workspaceId}::uuid OFFSET 0) AS conversation
         UNION
         SELECT conversation.id, conversation.last_message_at
         FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspaceId, term, Prisma.sql`${message}.conversation_id`)}) AS message) AS matched
