@@ -1,5 +1,5 @@
 // A minimal SQL connection used outside Prisma: by the migrator (multi-statement scripts), by the read statements
-// that must not pay Prisma's per-row work (resolvers/contacts/contacts.ts), and by tests that inspect the catalog.
+// that must not pay Prisma's per-row work (resolvers/shared/statements.ts), and by tests that inspect the catalog.
 // One interface over a PostgreSQL server (pg) and the embedded PGlite; rows come as each driver types them.
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';

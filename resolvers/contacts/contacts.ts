@@ -11,6 +11,7 @@ import { type Customer, Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import type { SqlConnection } from '../../infra/db/sql.js';
 import { notFound } from '../shared/errors.js';
+import { statementRows } from '../shared/statements.js';
 import { keysetPage } from '../shared/pagination.js';
 import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { CONTACTS } from './search.js';
@@ -57,14 +58,9 @@ export function asContactRow(written: Customer): ContactRow {
   return withIsoTimestamps(written, TIMESTAMPS);
 }
 
-/** The rows of a written statement, as the driver reads them. */
-function rows<Row extends Record<string, unknown>>(sql: SqlConnection, statement: Prisma.Sql): Promise<Row[]> {
-  return sql.query<Row>(statement.text, statement.values);
-}
-
 /** The workspace's contact `id` with its tags and its number of conversations; null when it has none such. */
 export async function contactDetail(sql: SqlConnection, workspaceId: string, id: string): Promise<ContactDetail | null> {
-  const [found] = await rows<ContactDetail>(
+  const [found] = await statementRows<ContactDetail>(
     sql,
     Prisma.sql`
     SELECT ${CONTACT_COLUMNS},
@@ -78,7 +74,7 @@ export async function contactDetail(sql: SqlConnection, workspaceId: string, id:
 
 /** Up to `take` of the workspace's contacts meeting `condition` (on `c`, the contact), newest first. */
 function newestContacts(ctx: Context, workspaceId: string, condition: Prisma.Sql, take: number): Promise<ContactRow[]> {
-  return rows<ContactRow>(
+  return statementRows<ContactRow>(
     ctx.sql,
     Prisma.sql`
     SELECT ${CONTACT_COLUMNS} FROM customers c WHERE c.company_id = ${workspaceId}::uuid AND ${condition} ORDER BY c.id DESC LIMIT ${take}`,

@@ -5,6 +5,7 @@
 // conversation's last message) reads the same conversations through Prisma, by the ids the statement found.
 import { type Conversation, Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Context } from '../shared/context.js';
+import { statementRows } from '../shared/statements.js';
 import { CONTACT_COLUMNS, type ContactRow } from '../contacts/contacts.js';
 import { selectWithIsoTimestamps, type TimestampColumns, type WithIsoTimestamps } from '../shared/isoTimestamps.js';
 
@@ -41,7 +42,7 @@ const LISTED = Prisma.sql`${COLUMNS}, ${CONTACT}`;
 
 /** Up to `take` rows of `columns` of the workspace's conversations meeting `condition` (on the alias `conversation`),
  * in the order of the conversations index: last_message_at DESC (its nulls first), then id DESC. */
-function statementRows<Row extends Record<string, unknown>>(
+function readConversations<Row extends Record<string, unknown>>(
   ctx: Context,
   workspaceId: string,
   columns: Prisma.Sql,
@@ -52,7 +53,7 @@ function statementRows<Row extends Record<string, unknown>>(
     SELECT ${columns} FROM conversations conversation
     WHERE conversation.company_id = ${workspaceId}::uuid AND ${condition}
     ORDER BY conversation.last_message_at DESC, conversation.id DESC LIMIT ${take}`;
-  return ctx.sql.query<Row>(statement.text, statement.values);
+  return statementRows<Row>(ctx.sql, statement);
 }
 
 /** Up to `take` of the workspace's conversations meeting `condition`, in the index's order, in the form `query` asks for. */
@@ -63,8 +64,8 @@ export async function conversationsWhere(
   take: number,
   query: ConversationQuery,
 ): Promise<ListedConversation[]> {
-  if (answersFromStatement(query)) return statementRows<ConversationRow>(ctx, workspaceId, LISTED, condition, take);
-  const found = await statementRows<{ id: string }>(ctx, workspaceId, Prisma.sql`conversation.id`, condition, take);
+  if (answersFromStatement(query)) return readConversations<ConversationRow>(ctx, workspaceId, LISTED, condition, take);
+  const found = await readConversations<{ id: string }>(ctx, workspaceId, Prisma.sql`conversation.id`, condition, take);
   return conversationsOfIds(
     ctx,
     workspaceId,
@@ -82,7 +83,7 @@ export async function conversationsOfIds(
 ): Promise<ListedConversation[]> {
   if (ids.length === 0) return [];
   const rows: ListedConversation[] = answersFromStatement(query)
-    ? await statementRows<ConversationRow>(ctx, workspaceId, LISTED, Prisma.sql`conversation.id = ANY(${ids}::uuid[])`, ids.length)
+    ? await readConversations<ConversationRow>(ctx, workspaceId, LISTED, Prisma.sql`conversation.id = ANY(${ids}::uuid[])`, ids.length)
     : await ctx.prisma.conversation.findMany({ ...query, where: { id: { in: ids }, company_id: workspaceId } });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);

@@ -6,6 +6,7 @@
 // the contact and message indexes list for it.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { SqlConnection } from '../../infra/db/sql.js';
+import { statementRows } from '../shared/statements.js';
 import { candidateRows, matchingInOrder, type SearchableList } from '../shared/substringSearch.js';
 import { CONTACTS } from '../contacts/search.js';
 import { MESSAGES } from '../messaging/search.js';
@@ -105,6 +106,6 @@ export async function matchingConversationIds(
   if (walk.withMessagesOnly && walk.after?.at === null) return [];
   const start = walk.after ? Prisma.sql`SELECT ${walk.after.at}::timestamptz AS last_message_at, ${walk.after.id}::uuid AS id` : null;
   const statement = matchingInOrder(conversationList(workspaceId, term, walk.withMessagesOnly), start, take);
-  const rows = await sql.query<{ id: string }>(statement.text, statement.values);
+  const rows = await statementRows<{ id: string }>(sql, statement);
   return rows.map((row) => row.id);
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
+import { statementRows } from '../shared/statements.js';
 import { keysetPage, type Page } from '../shared/pagination.js';
 import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { messageDetailSelect, type MessageDetailColumns, type MessageDetailRow } from '../shared/views.js';
@@ -65,7 +66,7 @@ async function messagesOf(ctx: Context, workspaceId: string, conversationId: str
       WHERE message.conversation_id = conversation.id ${range.from ? Prisma.sql`AND ${range.from}` : Prisma.empty}
       ORDER BY message.id ${Prisma.raw(range.order)} LIMIT ${take}) AS message ON true
     WHERE conversation.id = ${conversationId}::uuid AND conversation.company_id = ${workspaceId}::uuid`;
-  const rows = await ctx.sql.query<WithIsoTimestamps<MessageDetailColumns>>(statement.text, statement.values);
+  const rows = await statementRows<WithIsoTimestamps<MessageDetailColumns>>(ctx.sql, statement);
   if (rows.length === 0) throw notFound('Conversation');
   return rows.filter((row) => row.id !== null);
 }

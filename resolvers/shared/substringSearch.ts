@@ -12,6 +12,7 @@
 // Each list says how to read its rows after a position and its candidates (SearchableList); this file orders the steps.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { SqlConnection } from '../../infra/db/sql.js';
+import { statementRows } from './statements.js';
 
 const DEFAULT_WINDOW = 1000;
 /** The most rows read in order after the first window, in first windows, for a term that the first window showed
@@ -174,6 +175,6 @@ export async function matchingNewestFirst(
   take: number,
 ): Promise<string[]> {
   const statement = newestFirstMatches(searched, workspaceId, term, cursor, take);
-  const rows = await sql.query<{ id: string }>(statement.text, statement.values);
+  const rows = await statementRows<{ id: string }>(sql, statement);
   return rows.map((row) => row.id);
 }
