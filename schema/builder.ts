@@ -7,6 +7,7 @@ import { getDatamodel } from '../prisma/generated/pothos-prisma-types.js';
 import { grants, type Permission } from '../resolvers/workspace/scopes.js';
 import type { Context } from '../resolvers/shared/context.js';
 import { DomainError } from '../resolvers/shared/errors.js';
+import { isStorableInstant } from '../resolvers/shared/validation.js';
 import { SIGN_IN_DOOR_ONLY } from '../resolvers/people/signIn.js';
 import type { IsoTimestamp } from '../resolvers/shared/isoTimestamps.js';
 
@@ -92,9 +93,7 @@ builder.scalarType('DateTime', {
   serialize: (value) => (typeof value === 'string' ? value : value.toISOString()),
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : null;
-    // Years 1 to 9999: what PostgreSQL's timestamptz and ISO 8601 without an expanded year both hold.
-    const year = date?.getUTCFullYear() ?? Number.NaN;
-    if (!date || Number.isNaN(year) || year < 1 || year > 9999) throw new DomainError('VALIDATION_ERROR', 'Invalid date-time');
+    if (!date || !isStorableInstant(date)) throw new DomainError('VALIDATION_ERROR', 'Invalid date-time');
     return date;
   },
 });

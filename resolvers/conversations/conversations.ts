@@ -9,7 +9,7 @@ import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { type Context, requireActor } from '../shared/context.js';
 import { notFound } from '../shared/errors.js';
 import { cursorArgument, keysetPage } from '../shared/pagination.js';
-import { idInput, isoDateTime, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
+import { idInput, isoDateTime, isStorableInstant, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { type ConversationKey, type ConversationWalk, matchingConversationIds, ZERO_ID } from './search.js';
 import { type ConversationQuery, conversationsOfIds, conversationsWhere } from './rows.js';
 import type { IsoTimestamp } from '../shared/isoTimestamps.js';
@@ -33,11 +33,13 @@ function encodeCursor(row: Keyed, withMessagesOnly: boolean): string {
 function decodeBefore(value: string): Position | null {
   const cursor = CURSOR_PATTERN.exec(value);
   if (cursor) {
-    const [, id, at, messagesOnly] = cursor as unknown as [string, string, string, string | undefined];
-    if (!uuid.safeParse(id).success) return null;
-    return { at: at === '-' ? null : new Date(Number(at)), id, withMessagesOnly: messagesOnly !== undefined };
+    const [, id, millis, messagesOnly] = cursor as unknown as [string, string, string, string | undefined];
+    const at = millis === '-' ? null : new Date(Number(millis));
+    // A cursor not made here may name an instant the database cannot compare (or no Date at all).
+    if (!uuid.safeParse(id).success || (at && !isStorableInstant(at))) return null;
+    return { at, id, withMessagesOnly: messagesOnly !== undefined };
   }
-  return isoDateTime.safeParse(value).success ? { before: new Date(value) } : null;
+  return isoDateTime.safeParse(value).success && isStorableInstant(new Date(value)) ? { before: new Date(value) } : null;
 }
 
 const listInput = z.object({

@@ -42,6 +42,13 @@ export function searchTerm(maxLength: number) {
 /** ISO 8601 date-time with a time zone (Z or an offset), as the spec's datetime type. */
 export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
 
+/** Whether `date` is an instant the database holds and compares: years 1 to 9999, what PostgreSQL's timestamptz and
+ * ISO 8601 without an expanded year both hold (an invalid Date is not). */
+export function isStorableInstant(date: Date): boolean {
+  const year = date.getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
 /** A date-time already parsed by the GraphQL DateTime scalar. */
 export const instant = z.date({ message: 'must be an ISO 8601 date-time' });
 

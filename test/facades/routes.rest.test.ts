@@ -189,6 +189,16 @@ describe('errors: the spec’s error object with a request id', () => {
     ['/api/v1/conversations?limit=1&limit=2', 'limit', 'must be given once'],
     ['/api/v1/conversations?status=archived', 'status', 'must be one of active, closed, pending (or open)'],
     ['/api/v1/conversations?before=yesterday', 'before', 'must be an ISO 8601 date-time or a next_cursor value'],
+    // Cursors not made here, naming an instant the database cannot compare: no Date at all, or past the year 9999.
+    ...['c1.01960000-0000-7000-8000-000000000000.99999999999999999', 'c1.01960000-0000-7000-8000-000000000000.253402300800000'].flatMap(
+      (cursor): [string, string, string][] =>
+        ['/api/v1/conversations?', '/api/v1/conversations/search?q=ab&'].map((path) => [
+          `${path}before=${cursor}`,
+          'before',
+          'must be an ISO 8601 date-time or a next_cursor value',
+        ]),
+    ),
+    ['/api/v1/conversations?before=0000-01-01T00:00:00Z', 'before', 'must be an ISO 8601 date-time or a next_cursor value'],
     ['/api/v1/conversations?assigned_user_id=bob', 'assigned_user_id', 'must be a UUID'],
     ['/api/v1/contacts?limit=-1', 'limit', 'must be between 1 and 100'],
     ['/api/v1/contacts?cursor=42', 'cursor', 'must be a UUID'],
