@@ -31,6 +31,8 @@ const START_UP_COLLECTION_DELAY_MS = 3000;
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
 stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger });
+/** A listen refused because its port is taken stops the process the way a signal does. */
+const stopping = { logger, shutdown, timeoutMs: settings.SHUTDOWN_TIMEOUT_MS };
 
 // On the embedded database the server must own DATA_DIR: a second server there is refused, with what to do.
 let ownAddress: string | undefined;
@@ -85,7 +87,7 @@ const server = createHttpsOnlyServer({
   requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
   handler: nodeListener(withResponseDeadline((request, context) => yoga.handleRequest(request, context), settings.REQUEST_TIMEOUT_MS)),
 });
-const port = await listenedOrExit(server.listen(settings.PORT, settings.HOST), logger, {
+const port = await listenedOrExit(server.listen(settings.PORT, settings.HOST), stopping, {
   setting: 'PORT',
   port: settings.PORT,
   host: settings.HOST,
@@ -124,7 +126,7 @@ if (setupToken) {
   logger.info({ setup_url: setupUrl }, `No workspace yet: open ${setupUrl} to create the first one and its owner`);
 }
 
-const metrics = await listenedOrExit(startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT), logger, {
+const metrics = await listenedOrExit(startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT), stopping, {
   setting: 'METRICS_PORT',
   port: settings.METRICS_PORT,
   host: settings.METRICS_HOST,

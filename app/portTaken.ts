@@ -1,13 +1,16 @@
 // A port another process already holds is a setting to change, not a crash: one JSON log line that names the setting,
-// the port and this process, then exit 1, instead of Node's EADDRINUSE stack trace. Other listen failures stay errors.
+// the port and this process, then the orderly stop (the database closes, so an embedded one is left as a clean stop
+// leaves it) and exit 1, instead of Node's EADDRINUSE stack trace. Other listen failures stay errors.
 import type { Logger } from 'pino';
 import { exitAfterLogs } from '../infra/observability/logger.js';
+import type { ShutdownRegistry } from '../infra/shutdown.js';
 
 export async function listenedOrExit<T>(
   listening: Promise<T>,
-  logger: Logger,
+  stopping: { logger: Logger; shutdown: ShutdownRegistry; timeoutMs: number },
   where: { setting: 'PORT' | 'METRICS_PORT'; port: number; host: string; process: string },
 ): Promise<T> {
+  const { logger } = stopping;
   try {
     return await listening;
   } catch (error) {
@@ -17,6 +20,7 @@ export async function listenedOrExit<T>(
       `${where.setting} ${where.port} on ${where.host} is already in use by another process: ${where.process} cannot start. ` +
         `Stop that process or set ${where.setting} to a free port.`,
     );
+    await stopping.shutdown.run({ timeoutMs: stopping.timeoutMs, logger });
     return exitAfterLogs(logger, 1);
   }
 }

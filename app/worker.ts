@@ -21,12 +21,14 @@ if (!settings.DATABASE_URL) {
   await exitAfterLogs(logger, 1);
 }
 stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger });
+/** A listen refused because its port is taken stops the process the way a signal does. */
+const stopping = { logger, shutdown, timeoutMs: settings.SHUTDOWN_TIMEOUT_MS };
 
 const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START, logger });
 shutdown.register({ name: 'database', stage: 'close', stop: () => runtime.close() });
 
 // Before any work is claimed: a metrics port already taken (two processes on one host) stops the start here.
-const metrics = await listenedOrExit(startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT), logger, {
+const metrics = await listenedOrExit(startMetricsServer(settings.METRICS_HOST, settings.METRICS_PORT), stopping, {
   setting: 'METRICS_PORT',
   port: settings.METRICS_PORT,
   host: settings.METRICS_HOST,

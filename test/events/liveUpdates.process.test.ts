@@ -1,8 +1,11 @@
 // Live updates that nothing but a stop can end, as a newcomer meets them: a real server process (`node dist/main.js`)
 // and a graphql-sse subscriber; then `npm run cli` commands against the running server, a psql-like session
 // (connect, query, DISCARD ALL, disconnect; on the embedded database through the server's socket), a migration run,
-// and the next signed inbound webhook still reaches the subscriber within one second. On PostgreSQL, a listening
+// and the next signed inbound webhook still reaches the subscriber within LIVE_MS. On PostgreSQL, a listening
 // connection the database drops is re-established and the events committed meanwhile are replayed to the subscriber.
+// The hub has no polling: an event arrives only through a database notice, so a stopped listener shows as no arrival at
+// all. LIVE_MS is generous because this file runs while another test run shares the machine's two cores (a live update
+// once took 2.2 s on CI); alone, each arrives in tens of milliseconds.
 import { execFile } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -18,6 +21,7 @@ const run = promisify(execFile);
 const databaseUrl = process.env['TEST_DATABASE_URL'];
 const dataDir = tempDir('live-process');
 const encryptionKey = randomBytes(32).toString('hex');
+const LIVE_MS = 3000;
 
 /** `npm run cli -- <args> --json` next to the running server, as an operator runs it. */
 async function cli<T>(...args: string[]): Promise<T> {
@@ -103,7 +107,7 @@ describe('live updates while the CLI, a psql session and a migration run', { tim
     // The subscription joins the hub once the server has answered its head; a first message warms the process up.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await delivered('Warming up', 10_000);
-    expect(await delivered('Before the CLI')).toBeLessThan(1000);
+    expect(await delivered('Before the CLI')).toBeLessThan(LIVE_MS);
 
     await cli('key', 'list', '--workspace', workspace.workspace_id);
     await cli('key', 'create', '--workspace', workspace.workspace_id, '--scopes', 'customers');
@@ -118,7 +122,7 @@ describe('live updates while the CLI, a psql session and a migration run', { tim
     }
     expect(await cli('db', 'migrate')).toEqual({ applied: [] });
 
-    expect(await delivered('After the CLI')).toBeLessThan(1000);
+    expect(await delivered('After the CLI')).toBeLessThan(LIVE_MS);
     expect(errors).toEqual([]);
   });
 
@@ -135,7 +139,7 @@ describe('live updates while the CLI, a psql session and a migration run', { tim
     }
     // Committed while the server has no listener: it arrives once the server listens again and reads the feed.
     await delivered('While nobody listened');
-    expect(await delivered('After listening again')).toBeLessThan(1000);
+    expect(await delivered('After listening again')).toBeLessThan(LIVE_MS);
     expect(errors).toEqual([]);
   });
 });
