@@ -2,6 +2,7 @@
 // memory), waits until they listen (both serve HTTPS only), and samples their resident memory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { ALLOCATOR_ENV, NODE_FLAGS } from '../infra/config/processSettings.js';
 
 export type Server = { url: string; pid: number; stop(): Promise<void>; rssMb(): number; maxRssMb(): number; resetRss(): void };
 
@@ -15,15 +16,10 @@ function rssMb(pid: number): number {
   }
 }
 
-const CONFIG = (JSON.parse(readFileSync('package.json', 'utf8')) as { config: { node_flags: string; malloc_arena_max: string } }).config;
-
 /** The service as `npm start` runs it: dist/main.js with the node flags and the allocator setting of package.json's
  * config, `nodeArgs` before them (a profiler's). */
 export function startService(env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
-  return startProcess([...nodeArgs, ...CONFIG.node_flags.split(' '), 'dist/main.js'], {
-    MALLOC_ARENA_MAX: CONFIG.malloc_arena_max,
-    ...env,
-  });
+  return startProcess([...nodeArgs, ...NODE_FLAGS, 'dist/main.js'], { ...ALLOCATOR_ENV, ...env });
 }
 
 /** `args` are node's: the service's are startService's, the baseline runs through tsx. */

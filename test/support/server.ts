@@ -15,14 +15,10 @@ import { createSecretBox } from '../../infra/crypto/secrets.js';
 import { createWorkspace } from '../../resolvers/workspace/workspaces.js';
 import { createApiKey } from '../../resolvers/workspace/apiKeys.js';
 import { ALL_KEY_SCOPES } from '../../resolvers/workspace/scopes.js';
+import { ALLOCATOR_ENV, NODE_FLAGS } from '../../infra/config/processSettings.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** What `npm start` gives node (package.json's config: its flags and allocator setting): the process runs as in production. */
-const CONFIG = (
-  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { config: { node_flags: string; malloc_arena_max: string } }
-).config;
-const NODE_FLAGS = CONFIG.node_flags.split(' ');
 const START_TIMEOUT_MS = 90_000;
 
 export type LogLine = Record<string, unknown> & { msg: string };
@@ -70,7 +66,7 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     PORT: '0',
     METRICS_PORT: '0',
     LOG_LEVEL: 'info',
-    MALLOC_ARENA_MAX: CONFIG.malloc_arena_max,
+    ...ALLOCATOR_ENV,
     DATA_DIR: options.dataDir,
     // Workers would claim other test files' deliveries, campaigns and agent runs on a shared PostgreSQL (this env replaces
     // the one vitest.config.ts sets for child processes).
