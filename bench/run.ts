@@ -1,6 +1,6 @@
 // `npm run bench`: seeds PostgreSQL with the benchmark data set (resumable), starts the real service and
 // a raw node:http + pg baseline, drives both with autocannon, and writes bench/results/<stamp>.json and
-// docs/performance.md. Settings: BENCH_DATABASE_URL, BENCH_CONTACTS, BENCH_SMALL_CONTACTS, BENCH_SECONDS,
+// docs/performance.md. Settings: BENCH_DATABASE_URL, BENCH_CONTACTS, BENCH_SMALL_CONTACTS, BENCH_EMBEDDED_CONTACTS, BENCH_SECONDS,
 // BENCH_CONNECTIONS, BENCH_LATENCY_SECONDS, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_SUBSCRIPTIONS, BENCH_SUBSCRIBERS,
 // BENCH_LIVE_MESSAGES (README, "Benchmarks").
 import { execSync } from 'node:child_process';
@@ -27,12 +27,15 @@ import { writeReport, type BenchReport, type ScaleResults } from './report.js';
 
 /** `--quick`: a smaller data set and shorter rows, for development; the full run stays the reference. */
 const quick = process.argv.includes('--quick');
+// Durations are whole seconds: autocannon stops a run at its next whole second.
 const settings = {
   databaseUrl: process.env['BENCH_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/crm_bench',
   contacts: Number(process.env['BENCH_CONTACTS'] ?? (quick ? 100_000 : 1_000_000)),
   smallContacts: Number(process.env['BENCH_SMALL_CONTACTS'] ?? 10_000),
+  /** The embedded database is seeded anew by every run (PGlite's writes are slow), so `--quick` gives it fewer. */
+  embeddedContacts: Number(process.env['BENCH_EMBEDDED_CONTACTS'] ?? (quick ? 2_000 : 10_000)),
   messagesPerConversation: Number(process.env['BENCH_MESSAGES_PER_CONVERSATION'] ?? 5),
-  seconds: Number(process.env['BENCH_SECONDS'] ?? (quick ? 3 : 10)),
+  seconds: Number(process.env['BENCH_SECONDS'] ?? (quick ? 1 : 10)),
   connections: Number(process.env['BENCH_CONNECTIONS'] ?? 16),
   /** Latency is also measured with one connection: a single client's wait, without queueing behind others. */
   latencySeconds: Number(process.env['BENCH_LATENCY_SECONDS'] ?? (quick ? 1 : 5)),
@@ -142,10 +145,12 @@ const loadGraphql = ({ service, workspace }: Measured, body: string, seconds = s
     connections: settings.connections,
   });
 
+/** Each read through the service's REST route, its GraphQL and the baseline; `--quick` warms the REST route only. */
 async function warmUp(service: Server, baseline: Server, workspace: BenchWorkspace, contacts: number, pool: pg.Pool): Promise<void> {
   console.log(`  warming up (${settings.warmupSeconds} s per read)`);
   for (const read of await readsFor(pool, workspace.id, contacts)) {
     await load(service, workspace, read.path, settings.connections, settings.warmupSeconds);
+    if (quick) continue;
     await loadGraphql({ service, workspace }, read.graphql, settings.warmupSeconds);
     if (read.baseline) await load(baseline, workspace, read.path, settings.connections, settings.warmupSeconds);
   }
@@ -316,7 +321,7 @@ async function main() {
     ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY,
     RATE_LIMIT_PER_MINUTE: '1000000000',
   };
-  execSync('node scripts/build.mjs', { stdio: 'inherit' });
+  execSync('node scripts/build.mjs --if-outdated', { stdio: 'inherit' });
   const service = await startService(env);
   const baseline = await startProcess(['--import', 'tsx', 'bench/baseline.ts'], env);
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 2 });
@@ -338,9 +343,9 @@ async function main() {
     const subscribers = await runSubscribers(env, live);
     console.log('  npm start: new embedded database, restarts, idle memory');
     const starts = await measureStarts(settings.databaseUrl, BENCH_ENCRYPTION_KEY, settings.idleSeconds);
-    console.log(`  the embedded database under load (${settings.smallContacts} contacts)`);
+    console.log(`  the embedded database under load (${settings.embeddedContacts} contacts)`);
     const embedded = await measureEmbeddedLoad({
-      contacts: settings.smallContacts,
+      contacts: settings.embeddedContacts,
       messagesPerConversation: settings.messagesPerConversation,
       seconds: settings.seconds,
       connections: settings.connections,
