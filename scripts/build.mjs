@@ -16,6 +16,7 @@
 // `npm install` builds (postinstall); `npm start` and the tests build again only when a source or a migration is newer
 // than the build (scripts/buildFreshness.mjs).
 import { execFileSync } from 'node:child_process';
+import { Buffer } from 'node:buffer';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
