@@ -30,9 +30,8 @@ const START_UP_COLLECTION_DELAY_MS = 3000;
 
 const settings = loadSettings();
 const logger = createLogger(settings.LOG_LEVEL);
-stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger });
 /** A listen refused because its port is taken stops the process the way a signal does. */
-const stopping = { logger, shutdown, timeoutMs: settings.SHUTDOWN_TIMEOUT_MS };
+const stopping = { logger, stop: stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger }) };
 
 // On the embedded database the server must own DATA_DIR: a second server there is refused, with what to do.
 let ownAddress: string | undefined;

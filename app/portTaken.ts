@@ -2,12 +2,11 @@
 // the port and this process, then the orderly stop (the database closes, so an embedded one is left as a clean stop
 // leaves it) and exit 1, instead of Node's EADDRINUSE stack trace. Other listen failures stay errors.
 import type { Logger } from 'pino';
-import { exitAfterLogs } from '../infra/observability/logger.js';
-import type { ShutdownRegistry } from '../infra/shutdown.js';
+import type { StopProcess } from '../infra/shutdown.js';
 
 export async function listenedOrExit<T>(
   listening: Promise<T>,
-  stopping: { logger: Logger; shutdown: ShutdownRegistry; timeoutMs: number },
+  stopping: { logger: Logger; stop: StopProcess },
   where: { setting: 'PORT' | 'METRICS_PORT'; port: number; host: string; process: string },
 ): Promise<T> {
   const { logger } = stopping;
@@ -20,7 +19,6 @@ export async function listenedOrExit<T>(
       `${where.setting} ${where.port} on ${where.host} is already in use by another process: ${where.process} cannot start. ` +
         `Stop that process or set ${where.setting} to a free port.`,
     );
-    await stopping.shutdown.run({ timeoutMs: stopping.timeoutMs, logger });
-    return exitAfterLogs(logger, 1);
+    return stopping.stop(1);
   }
 }

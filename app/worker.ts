@@ -20,9 +20,8 @@ if (!settings.DATABASE_URL) {
   );
   await exitAfterLogs(logger, 1);
 }
-stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger });
 /** A listen refused because its port is taken stops the process the way a signal does. */
-const stopping = { logger, shutdown, timeoutMs: settings.SHUTDOWN_TIMEOUT_MS };
+const stopping = { logger, stop: stopOnSignals(shutdown, { timeoutMs: settings.SHUTDOWN_TIMEOUT_MS, logger }) };
 
 const runtime = await openRuntime(settings, { migrate: settings.MIGRATE_ON_START, logger });
 shutdown.register({ name: 'database', stage: 'close', stop: () => runtime.close() });

@@ -81,18 +81,24 @@ async function runStage(hooks: ShutdownHook[], timeoutMs: number, logger: Logger
 /** The process-wide registry that `npm start` (and a worker process) runs on SIGTERM/SIGINT. */
 export const shutdown = createShutdownRegistry();
 
-/** On the first SIGTERM or SIGINT: run the registry, then exit (0 when everything stopped cleanly). */
-export function stopOnSignals(registry: ShutdownRegistry, options: { timeoutMs: number; logger: Logger }): void {
-  let stopping = false;
+/** Runs the registry once and exits: with `exitCode`, or else 0 when everything stopped cleanly. */
+export type StopProcess = (exitCode?: number) => Promise<never>;
+
+/** On the first SIGTERM or SIGINT: run the registry, then exit (0 when everything stopped cleanly). Returns the same
+ * stop for a process that must end by itself (a port already taken): a signal during it starts no second one. */
+export function stopOnSignals(registry: ShutdownRegistry, options: { timeoutMs: number; logger: Logger }): StopProcess {
+  let stopping: Promise<never> | null = null;
+  const stop: StopProcess = (exitCode) =>
+    (stopping ??= registry.run(options).then((clean) => {
+      options.logger.info({ clean }, 'shutdown complete');
+      return exitAfterLogs(options.logger, exitCode ?? (clean ? 0 : 1));
+    }));
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
-    stopping = true;
     options.logger.info({ signal, timeout_ms: options.timeoutMs }, 'shutting down: draining requests and workers');
-    void registry.run(options).then((clean) => {
-      options.logger.info({ clean }, 'shutdown complete');
-      return exitAfterLogs(options.logger, clean ? 0 : 1);
-    });
+    void stop();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  return stop;
 }

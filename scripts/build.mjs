@@ -43,12 +43,14 @@ const EXTERNAL = [
  * them: 3.4 MB of bytes outside the heap. The generated client passes what it gets to Buffer.from(…, 'base64'), which
  * copies bytes given as bytes.
  */
-const QUERY_COMPILER_MODULE = /^@prisma\/client\/runtime\/query_compiler_fast_bg\.postgresql\.wasm-base64\.mjs$/;
+const QUERY_COMPILER_MODULE = '@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs';
 const QUERY_COMPILER_WASM = 'query-compiler.wasm';
 const queryCompilerFromFile = {
   name: 'query-compiler-from-file',
   setup(build) {
-    build.onResolve({ filter: QUERY_COMPILER_MODULE }, () => ({ path: QUERY_COMPILER_WASM, namespace: 'query-compiler' }));
+    build.onResolve({ filter: /wasm-base64\.mjs$/ }, ({ path }) =>
+      path === QUERY_COMPILER_MODULE ? { path: QUERY_COMPILER_WASM, namespace: 'query-compiler' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'query-compiler' }, () => ({
       loader: 'js',
       contents: `import { readFileSync } from 'node:fs'; export const wasm = readFileSync(new URL('./${QUERY_COMPILER_WASM}', import.meta.url));`,
@@ -57,7 +59,7 @@ const queryCompilerFromFile = {
 };
 
 async function writeQueryCompilerWasm() {
-  const { wasm } = await import('@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs');
+  const { wasm } = await import(QUERY_COMPILER_MODULE);
   await mkdir('dist', { recursive: true });
   await writeFile(`dist/${QUERY_COMPILER_WASM}`, Buffer.from(wasm, 'base64'));
 }
