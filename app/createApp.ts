@@ -9,6 +9,7 @@ import { useVariableCheck } from '../schema/shared/variableCheck.js';
 import { useOneGuessPerRequest } from '../schema/people/oneGuessPerRequest.js';
 import { usePartialAnswers } from '../infra/graphql/partialAnswers.js';
 import { useCompiledExecution } from '../infra/graphql/compiledExecution.js';
+import { useSharedLiveResults } from '../infra/graphql/sharedLiveResults.js';
 import type { Context, Services } from '../resolvers/shared/context.js';
 import { createGateway } from '../facades/core/gateway.js';
 import { useHealthRoute } from '../facades/public/health.js';
@@ -99,6 +100,7 @@ export function createApp(services: Services, options: AppOptions) {
       useVariableCheck(schema),
       useOneGuessPerRequest(),
       useCompiledExecution(),
+      useSharedLiveResults(),
       usePartialAnswers(),
       useHealthRoute(gateway),
       useProviderCallback(gateway),

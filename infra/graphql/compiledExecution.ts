@@ -3,7 +3,7 @@
 // which on a page of 50 contacts was about a third of the service's CPU; the compiled query reads the same
 // resolvers' values without that work. A document's first run, and a document graphql-jit cannot compile, run on
 // graphql-js's own `execute`. Both keep the selection's key order, as the GraphQL spec asks of serialized maps (Yoga's
-// default executor, @graphql-tools/executor, does not: hayes/pothos#1511). Subscriptions keep Yoga's executor.
+// default executor, @graphql-tools/executor, does not: hayes/pothos#1511). Subscriptions run through sharedLiveResults.ts.
 // graphql-jit (and the JSON serializer it brings) is loaded when the first document is compiled, not at start.
 import {
   execute,

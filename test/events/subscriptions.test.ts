@@ -2,7 +2,8 @@
 // package against the service on a real port. An inbound WhatsApp message (posted to the provider webhook) and
 // an API send reach a subscriber; a subscriber of one conversation sees only it; one that reconnects with the
 // last event id it saw gets what it missed, in order, then live events; a key of another workspace hears
-// nothing; a key without the conversations scope is refused.
+// nothing; a key without the conversations scope is refused. Subscribers asking the same share one execution per
+// event (infra/graphql/sharedLiveResults.ts): each still gets the answer to its own document and variables.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomInt } from 'node:crypto';
@@ -127,6 +128,48 @@ describe('subscriptions over SSE', () => {
     const all = await resumed.next(3);
     expect(all.map((event) => event.message?.body)).toEqual(['two', 'three', 'four']);
     expect(new Set(all.map((event) => event.id)).size).toBe(3);
+  });
+
+  it('share one answer among subscribers asking the same, yet answer each its own document and variables, and keep the others when one leaves', async () => {
+    const ws = await world.workspace();
+    const before = h.services.events.subscriberCount();
+    type Answer = Record<string, unknown>;
+    const live = (query: string, variables: Record<string, unknown> = {}) => {
+      const client = createClient({ url, headers: { authorization: `Bearer ${ws.apiKey}` }, retryAttempts: 0 });
+      clients.push(client);
+      const received: Answer[] = [];
+      const stop = client.subscribe<Answer>(
+        { query, variables },
+        { next: (result) => received.push(result as Answer), error: (error) => received.push({ error }), complete: () => {} },
+      );
+      return { received, stop };
+    };
+    const same = 'subscription ($withBody: Boolean!) { messageCreated { type message { body @include(if: $withBody) direction } } }';
+    const twins = [live(same, { withBody: true }), live(same, { withBody: true }), live(same, { withBody: true })];
+    const withoutBody = live(same, { withBody: false });
+    const other = live('subscription { messageCreated { message { direction body } } }');
+    await joined(before + 5);
+    twins[2]!.stop();
+    await expect.poll(() => h.services.events.subscriberCount(), { timeout: 5000 }).toBe(before + 4);
+    await inbound(ws, 'first');
+    await inbound(ws, 'second');
+    const answer = (body: string) => ({ data: { messageCreated: { type: 'message.received', message: { body, direction: 'inbound' } } } });
+    for (const twin of twins.slice(0, 2)) {
+      await expect.poll(() => twin.received.length, { timeout: 5000 }).toBe(2);
+      expect(twin.received).toEqual([answer('first'), answer('second')]);
+    }
+    expect(twins[2]!.received).toEqual([]);
+    await expect.poll(() => withoutBody.received.length, { timeout: 5000 }).toBe(2);
+    expect(withoutBody.received).toEqual([
+      { data: { messageCreated: { type: 'message.received', message: { direction: 'inbound' } } } },
+      { data: { messageCreated: { type: 'message.received', message: { direction: 'inbound' } } } },
+    ]);
+    await expect.poll(() => other.received.length, { timeout: 5000 }).toBe(2);
+    // Its own selection, in its own order.
+    expect(other.received.map((received) => JSON.stringify(received))).toEqual([
+      '{"data":{"messageCreated":{"message":{"direction":"inbound","body":"first"}}}}',
+      '{"data":{"messageCreated":{"message":{"direction":"inbound","body":"second"}}}}',
+    ]);
   });
 
   it('tell a conversation subscriber when the conversation is assigned, closed and reopened, with no message attached', async () => {
