@@ -2,8 +2,9 @@
 // integration's template list kept in process for a short time (TEMPLATE_CACHE_TTL_SECONDS): listing
 // templates is a remote, paged call, and sends validate against the same list. Every send is retried when the
 // provider asks to slow down (sendRetry.ts), whoever sends. The templates written here (`tracked`, read from the
-// database each time) overlay the cached list by id: what the provider decided since (its webhooks, the sandbox's
-// review) is known at once, and a cached list never hides a template just written.
+// database once per provider instance, which lives for a request or a campaign's batch) overlay the cached list by
+// id: what the provider decided since (its webhooks, the sandbox's review) is known at once, and a cached list never
+// hides a template just written. The sandbox, Meta's stand-in, checks a send against that same read.
 import { createSandbox } from './sandbox.js';
 import { retryingSend, type SendRetryPolicy } from './sendRetry.js';
 import { createWhatsAppProvider } from './whatsapp.js';
@@ -44,10 +45,10 @@ export function createMessagingProviders(
   });
   const templateCache = new Map<string, { expiresAt: number; templates: Promise<Template[]> }>();
 
-  function adapter(integration: ProviderIntegration): MessagingProvider {
+  function adapter(integration: ProviderIntegration, tracked: () => Promise<Template[]>): MessagingProvider {
     switch (integration.provider) {
       case 'sandbox':
-        return sandbox.provider(integration);
+        return sandbox.provider(integration, tracked);
       case 'whatsapp':
         return createWhatsAppProvider(integration, {
           baseUrl: settings.whatsappGraphUrl,
@@ -72,8 +73,12 @@ export function createMessagingProviders(
     return templates;
   }
 
-  async function overlaid(integration: ProviderIntegration, provider: MessagingProvider): Promise<Template[]> {
-    const [listed, tracked] = await Promise.all([cachedTemplates(integration, provider), hooks.tracked(integration)]);
+  async function overlaid(
+    integration: ProviderIntegration,
+    provider: MessagingProvider,
+    readTracked: () => Promise<Template[]>,
+  ): Promise<Template[]> {
+    const [listed, tracked] = await Promise.all([cachedTemplates(integration, provider), readTracked()]);
     const byId = new Map(tracked.map((template) => [template.id, template]));
     const merged = listed.map((template) => byId.get(template.id) ?? template);
     const listedIds = new Set(listed.map((template) => template.id));
@@ -82,12 +87,23 @@ export function createMessagingProviders(
 
   return {
     for(integration) {
-      const provider = adapter(integration);
-      const forget = <T>(change: Promise<T>) => change.finally(() => templateCache.delete(integration.id));
+      let trackedRead: Promise<Template[]> | null = null;
+      const tracked = () =>
+        (trackedRead ??= hooks.tracked(integration).catch((error: unknown) => {
+          trackedRead = null;
+          throw error;
+        }));
+      const provider = adapter(integration, tracked);
+      // A template written through this instance is read anew, as is the provider's list.
+      const forget = <T>(change: Promise<T>) =>
+        change.finally(() => {
+          templateCache.delete(integration.id);
+          trackedRead = null;
+        });
       return {
         ...provider,
         send: retryingSend((message) => provider.send(message), settings.sendRetry),
-        listTemplates: () => overlaid(integration, provider),
+        listTemplates: () => overlaid(integration, provider, tracked),
         createTemplate: (definition) => forget(provider.createTemplate(definition)),
         editTemplate: (id, change) => forget(provider.editTemplate(id, change)),
         deleteTemplate: (template) => forget(provider.deleteTemplate(template)),

@@ -4,7 +4,8 @@
 // 999 (an unassigned country code) fail as undeliverable, and sends to +1555013xxxx with Meta's error whose
 // code ends in xxxx (sandboxErrors.ts), so clients can exercise failure handling. Media
 // comes from its own store (sandboxMedia.ts): sample files for inbound messages, and uploads for sends.
-// Its business account holds SANDBOX_TEMPLATES and the templates written here (`tracked`, from the database);
+// Its business account holds SANDBOX_TEMPLATES and the templates written here (`tracked`, from the database, as the
+// registry reads them for the provider instance);
 // a submitted template is PENDING until the review worker asks sandboxReview() for its decision.
 import { randomBytes, randomInt } from 'node:crypto';
 import { ProviderError } from './errors.js';
@@ -22,7 +23,6 @@ import type {
   StatusSink,
   Template,
   TemplateStatus,
-  TrackedTemplates,
 } from './types.js';
 
 const UNDELIVERABLE_PREFIX = '999';
@@ -35,7 +35,6 @@ export type SandboxOptions = {
   templateReviewMs: number;
   onStatus: StatusSink;
   onStatusError: (error: unknown) => void;
-  tracked: TrackedTemplates;
 };
 
 /** The word the sandbox's review refuses, as Meta refuses a utility or marketing promise it finds promotional. */
@@ -47,7 +46,8 @@ export function sandboxReview(components: readonly DefinitionComponent[]): { sta
 }
 
 export type Sandbox = {
-  provider(integration: ProviderIntegration): MessagingProvider;
+  /** `tracked` reads the templates written here for the integration. */
+  provider(integration: ProviderIntegration, tracked: () => Promise<Template[]>): MessagingProvider;
   /** Stops pending status steps and waits for those under way. */
   close(): Promise<void>;
 };
@@ -84,9 +84,6 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const attempts = createAttemptCounter();
   let closed = false;
 
-  async function businessAccount(integration: ProviderIntegration): Promise<Template[]> {
-    return [...structuredClone([...SANDBOX_TEMPLATES]), ...(await options.tracked(integration))];
-  }
 
   function progress(integration: ProviderIntegration, message: OutboundMessage, providerMessageId: string, step: number) {
     const status = PROGRESSION[step];
@@ -108,16 +105,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   }
 
   return {
-    provider(integration) {
+    provider(integration, tracked) {
+      /** A copy: the catalog is shared, and the caller may change what it is given. */
+      const businessAccount = async () => [...structuredClone([...SANDBOX_TEMPLATES]), ...(await tracked())];
       return {
         async send(message) {
-          check(message, media, attempts, message.content.type === 'template' ? await businessAccount(integration) : []);
+          check(message, media, attempts, message.content.type === 'template' ? [...SANDBOX_TEMPLATES, ...(await tracked())] : []);
           const providerMessageId = `wamid.${randomBytes(30).toString('base64url')}`;
           progress(integration, message, providerMessageId, 0);
           return { providerMessageId };
         },
         async listTemplates() {
-          return businessAccount(integration);
+          return businessAccount();
         },
         async createTemplate(definition) {
           const reviewDueAt = new Date(Date.now() + options.templateReviewMs);
