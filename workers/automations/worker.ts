@@ -101,7 +101,11 @@ export function startAutomationWorker(services: Services, options: AutomationWor
     pollMs: options.pollMs,
     logger,
     round: async () => {
-      const events = await claimEvents(services.prisma, { limit: options.batchSize, leaseMs: options.leaseMs });
+      const { taken, events } = await claimEvents(services.prisma, {
+        limit: options.batchSize,
+        leaseMs: options.leaseMs,
+        followed: Object.keys(TRIGGERS_OF_EVENT),
+      });
       for (const event of events) await runRulesOf(event);
       if (events.length > 0)
         await markEventsDone(
@@ -114,7 +118,7 @@ export function startAutomationWorker(services: Services, options: AutomationWor
         timeTriggersCheckedAt = Date.now();
         await runTimeTriggers();
       }
-      return events.length === options.batchSize;
+      return taken === options.batchSize;
     },
   });
   return {
