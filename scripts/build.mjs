@@ -40,8 +40,9 @@ const EXTERNAL = [
  * Prisma's query compiler is a module that holds its WebAssembly as a base64 string (4.6 MB), which V8 kept for the
  * process's life twice, as the module's source and as the string: 9 MB of every process's heap. The build writes the
  * decoded bytes beside the bundle once (QUERY_COMPILER_WASM), and the module Prisma imports becomes one that reads
- * them: 3.4 MB of bytes outside the heap. The generated client passes what it gets to Buffer.from(…, 'base64'), which
- * copies bytes given as bytes.
+ * them when asked. The generated client passes what it imports to Buffer.from(…, 'base64'), which copies bytes given
+ * as bytes and takes an object's valueOf(): exported as an object whose valueOf() reads the file, the 3.4 MB are read
+ * when a client builds its compiler and dropped after, instead of held by the module for the process's life.
  */
 const QUERY_COMPILER_MODULE = '@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs';
 const QUERY_COMPILER_WASM = 'query-compiler.wasm';
@@ -53,7 +54,7 @@ const queryCompilerFromFile = {
     );
     build.onLoad({ filter: /.*/, namespace: 'query-compiler' }, () => ({
       loader: 'js',
-      contents: `import { readFileSync } from 'node:fs'; export const wasm = readFileSync(new URL('./${QUERY_COMPILER_WASM}', import.meta.url));`,
+      contents: `import { readFileSync } from 'node:fs'; export const wasm = { valueOf: () => readFileSync(new URL('./${QUERY_COMPILER_WASM}', import.meta.url)) };`,
     }));
   },
 };
