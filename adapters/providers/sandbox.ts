@@ -84,7 +84,6 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const attempts = createAttemptCounter();
   let closed = false;
 
-
   function progress(integration: ProviderIntegration, message: OutboundMessage, providerMessageId: string, step: number) {
     const status = PROGRESSION[step];
     if (closed || !status) return;

@@ -9,13 +9,13 @@
 // Written here because neither graphql-js nor Yoga shares a subscription's per-event execution between subscribers.
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../../resolvers/shared/context.js';
+import type { Actor } from '../auth/actor.js';
 
 type Answers = WeakMap<DocumentNode, Map<string, Promise<ExecutionResult>>>;
 
 /** Who asks and with what: two subscribers with the same key get the same answer to the same document. */
 function callerKey(args: ExecutionArgs): string | null {
-  const { actor } = args.contextValue as Context;
+  const { actor } = args.contextValue as { actor: Actor | null };
   if (!actor) return null;
   const variables = JSON.stringify(args.variableValues ?? {});
   return JSON.stringify([
