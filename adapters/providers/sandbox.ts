@@ -105,17 +105,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   return {
     provider(integration, tracked) {
-      /** A copy: the catalog is shared, and the caller may change what it is given. */
-      const businessAccount = async () => [...structuredClone([...SANDBOX_TEMPLATES]), ...(await tracked())];
+      const businessAccount = async (): Promise<Template[]> => [...SANDBOX_TEMPLATES, ...(await tracked())];
       return {
         async send(message) {
-          check(message, media, attempts, message.content.type === 'template' ? [...SANDBOX_TEMPLATES, ...(await tracked())] : []);
+          check(message, media, attempts, message.content.type === 'template' ? await businessAccount() : []);
           const providerMessageId = `wamid.${randomBytes(30).toString('base64url')}`;
           progress(integration, message, providerMessageId, 0);
           return { providerMessageId };
         },
+        // A copy: the catalog and the instance's read of the templates written here are shared, and the caller may
+        // change what it is given.
         async listTemplates() {
-          return businessAccount();
+          return structuredClone(await businessAccount());
         },
         async createTemplate(definition) {
           const reviewDueAt = new Date(Date.now() + options.templateReviewMs);

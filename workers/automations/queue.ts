@@ -1,8 +1,7 @@
 // The automations' read of the outbox: events whose rules have not run yet, taken under a lease (a worker that
 // died loses its events when the lease ends, and the next one runs what its runs had not committed: each run's
 // unique row keeps the rest from running twice), and marked done once every rule of theirs ran, or as they are taken
-// when no trigger follows their type. Times come from
-// the database clock, as the webhook queue's do.
+// when no trigger follows their type. Times come from the database clock, as the webhook queue's do.
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { StoredEvent } from '../../resolvers/automations/subject.js';
 
