@@ -8,6 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Db, Services } from '../shared/context.js';
 import { DomainError } from '../shared/errors.js';
+import type { AutomationEventType } from '../shared/outbox.js';
 import { performAction, type AfterCommit } from './actions.js';
 import { conditionsHold } from './conditions.js';
 import type { Action, ConditionGroup } from './ruleInput.js';
@@ -37,7 +38,7 @@ export const TRIGGERS_OF_EVENT: Record<string, readonly string[]> = {
   'conversation.updated': ['conversation.updated'],
   'contact.created': ['contact.created'],
   'tag.added': ['tag.added'],
-};
+} satisfies Record<AutomationEventType, readonly string[]>;
 
 /** What a rule runs on: `key` is the run's event_id (at most one run per rule and key); `subject` reads it in the run's
  * transaction, null when it no longer applies (the conversation was answered meanwhile). */

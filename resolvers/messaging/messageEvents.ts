@@ -3,7 +3,7 @@
 // records its event in its own statement, the envelope built by SQL from each part's view columns
 // (recordingMessageEvent); a message written otherwise is read back with those columns (recordMessageEvent).
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import { EVENT_ID_PREFIX, newEvent, recordEvent, type EventType } from '../shared/outbox.js';
+import { EVENT_ID_PREFIX, newEvent, outboxFlags, recordEvent, type EventType } from '../shared/outbox.js';
 import type { Db } from '../shared/context.js';
 import { contactViewSelect, conversationViewSelect, messageViewSelect, type MessageEventData } from '../shared/views.js';
 
@@ -96,6 +96,6 @@ export function recordingMessageEvent(workspaceId: string, type: EventType, even
       SELECT message.*, ${messageEventEnvelope(type, event)} AS envelope
       FROM message ${WITH_CONVERSATION_AND_CONTACT}),
     recorded AS (
-      INSERT INTO events (id, company_id, type, body, created_at)
-      SELECT ${event.id}, ${workspaceId}::uuid, ${type}, envelope, ${event.createdAt} FROM viewed message)`;
+      INSERT INTO events (id, company_id, type, body, created_at, dispatched_at, automations_done_at)
+      SELECT ${event.id}, ${workspaceId}::uuid, ${type}, envelope, ${event.createdAt}, ${outboxFlags(workspaceId, type)} FROM viewed message)`;
 }

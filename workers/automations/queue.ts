@@ -1,7 +1,8 @@
 // The automations' read of the outbox: events whose rules have not run yet, taken under a lease (a worker that
 // died loses its events when the lease ends, and the next one runs what its runs had not committed: each run's
-// unique row keeps the rest from running twice), and marked done once every rule of theirs ran, or as they are taken
-// when no trigger follows their type. Times come from the database clock, as the webhook queue's do.
+// unique row keeps the rest from running twice), and marked done once every rule of theirs ran. Events no trigger
+// follows are recorded done (resolvers/shared/outbox.ts); those recorded before that, or by an older instance, are
+// marked done as they are taken. Times come from the database clock, as the webhook queue's do.
 import type { PrismaClient } from '../../prisma/generated/prisma/client.js';
 import type { StoredEvent } from '../../resolvers/automations/subject.js';
 
@@ -9,8 +10,8 @@ export type ClaimedEvent = StoredEvent & { company_id: string };
 
 /**
  * Takes up to `limit` events the automations have not seen, oldest first. Those of a type some trigger follows
- * (`followed`) are leased and returned, in order; the others are marked done in the same statement, as no rule can
- * run on them (most events are delivery statuses and sends: this spares each of them a second update). `taken`
+ * (`followed`) are leased and returned, in order; the others (recorded before events no trigger follows were
+ * recorded done) are marked done in the same statement, as no rule can run on them. `taken`
  * counts both, so that a full batch says more may be waiting.
  */
 export async function claimEvents(

@@ -22,6 +22,7 @@ import { assignWaitingConversations } from '../../resolvers/automations/roundRob
 import { wakeSnoozedConversations } from '../../resolvers/automations/snooze.js';
 import { startLoop } from '../loop.js';
 import { claimEvents, markEventsDone, type ClaimedEvent } from './queue.js';
+import { AUTOMATION_EVENT_TYPES } from '../../resolvers/shared/outbox.js';
 
 export type AutomationWorkerOptions = {
   pollMs: number;
@@ -48,8 +49,6 @@ const RULE_SELECT = {
 export type AutomationWorker = { nudge(): void; stop(): Promise<void> };
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
-/** The event types some rule's trigger follows; the claim marks the others done as it takes them. */
-const FOLLOWED_EVENT_TYPES = Object.keys(TRIGGERS_OF_EVENT);
 
 export function startAutomationWorker(services: Services, options: AutomationWorkerOptions, logger: Logger): AutomationWorker {
   const now = options.clock ?? (() => new Date());
@@ -106,7 +105,7 @@ export function startAutomationWorker(services: Services, options: AutomationWor
       const { taken, events } = await claimEvents(services.prisma, {
         limit: options.batchSize,
         leaseMs: options.leaseMs,
-        followed: FOLLOWED_EVENT_TYPES,
+        followed: AUTOMATION_EVENT_TYPES,
       });
       for (const event of events) await runRulesOf(event);
       if (events.length > 0)

@@ -2,6 +2,7 @@
 // PGlite). Three steps, each safe with any number of workers in any number of processes:
 //  1. fan-out: events not yet dispatched become one delivery per matching active subscription, and are
 //     marked dispatched, in one transaction (FOR UPDATE SKIP LOCKED, so workers never fan out one event twice);
+//     events that no active subscription named when they were recorded are recorded dispatched (outboxFlags);
 //  2. claim: due deliveries are leased in one statement — attempt_count + 1 and next_attempt_at = now + lease —
 //     so a crashed worker's claims become due again when their lease ends (a visibility time-out); those of
 //     inactive subscriptions are set aside as `held` until the subscription is re-enabled;
