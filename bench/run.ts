@@ -70,7 +70,7 @@ type BenchWorkspace = { id: string; integrationId: string; key: string };
 async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace; other: BenchWorkspace; live: LiveWorkspace }> {
   await ensureDatabase(settings.databaseUrl);
   // Building a deferred index of a large seed takes minutes, past the service's statement time-out.
-  const db = await openDatabase({ url: settings.databaseUrl, poolSize: 4, statementTimeoutMs: SEED_STATEMENT_TIMEOUT_MS });
+  const db = await openDatabase({ url: settings.databaseUrl, poolSize: cpus().length + 2, statementTimeoutMs: SEED_STATEMENT_TIMEOUT_MS });
   await migrate(db.sql);
   const services = { prisma: db.prisma, secrets: createSecretBox(Buffer.from(BENCH_ENCRYPTION_KEY, 'hex')) };
   async function workspace(name: string, contacts: number): Promise<BenchWorkspace> {
@@ -86,6 +86,7 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
       integrationId,
       contacts,
       messagesPerConversation: settings.messagesPerConversation,
+      sessions: cpus().length,
     });
     const { api_key } = await createApiKey(db.prisma, { workspaceId: found.id, name: 'bench', scopes: ALL_KEY_SCOPES });
     return { id: found.id, integrationId, key: api_key };

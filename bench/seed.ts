@@ -1,15 +1,17 @@
 // Seeds the benchmark data set inside PostgreSQL with generate_series, in chunks, so that millions of
-// contacts need no client-side data transfer and an interrupted seed resumes where it stopped (each
-// chunk is one transaction; progress is the row count already present for the workspace).
+// contacts need no client-side data transfer, and on a server in several sessions at once (one per core): each chunk
+// is one transaction that also records itself in bench_seed_chunks, so an interrupted seed resumes with the chunks
+// not recorded, whichever order the sessions took them in.
 // Contact g (its ordinal) is created at BASE + g seconds, and every id is a UUIDv7 of its row's time, so a chunk
 // reads the contacts or conversations it builds on by an id range through the primary key, never by OFFSET (which
 // reads every row before it: quadratic over ten million).
-// The seed's session runs with session_replication_role = replica: the triggers that keep derived facts as the
+// The seed's sessions run with session_replication_role = replica: the triggers that keep derived facts as the
 // service writes (migrations 0040 and 0041) and the foreign-key checks do not run for it. It writes those facts
 // itself, from what it generates: each conversation's first inbound message and first response, in the row it
 // inserts; and it drops the workspace's kept report days, which are then computed from the tables when a report
 // first asks. With those triggers, a million contacts took 26 minutes; without them, and with the secondary indexes
-// built after the load (deferIndexes), about 11 on the same machine, most of it building the search indexes.
+// built after the load (deferIndexes), about 11 on the same machine, most of it building the search indexes; the
+// builds, too, run in several sessions, the largest first.
 import { SingleBar, Presets } from 'cli-progress';
 import type { SqlConnection } from '../infra/db/sql.js';
 
@@ -19,6 +21,8 @@ export type SeedPlan = {
   integrationId: string;
   contacts: number;
   messagesPerConversation: number;
+  /** Sessions writing at once: one per core on a server; the embedded database serves one session. */
+  sessions?: number;
 };
 
 const CHUNK = 50_000;
@@ -54,15 +58,71 @@ async function count(sql: SqlConnection, table: string, workspaceId: string): Pr
   return Number(row?.n ?? 0);
 }
 
-async function inChunks(label: string, total: number, done: number, insert: (from: number, to: number) => Promise<void>) {
-  if (done >= total) return;
-  const bar = new SingleBar({ format: `${label.padEnd(13)} [{bar}] {percentage}% {value}/{total} | eta {eta}s` }, Presets.shades_classic);
-  bar.start(total, done);
-  for (let from = done; from < total; from += CHUNK) {
-    const to = Math.min(total, from + CHUNK);
-    await insert(from, to);
-    bar.update(to);
-  }
+/** The chunks each seeded workspace has written, by step; a chunk's row commits with its rows. */
+const SEED_CHUNKS = `CREATE TABLE IF NOT EXISTS bench_seed_chunks (
+  company_id uuid NOT NULL, step text NOT NULL, chunk int NOT NULL, PRIMARY KEY (company_id, step, chunk))`;
+
+/** Runs `work` on each job, in `sessions` server sessions at once, each prepared by `prepare` and given back to the
+ * pool with its settings reset (a pooled connection left with session_replication_role = replica would skip the
+ * triggers of whatever runs on it next); each job once. */
+async function inSessions<Job>(
+  connection: SqlConnection,
+  sessions: number,
+  jobs: Job[],
+  prepare: (sql: SqlConnection) => Promise<void>,
+  work: (sql: SqlConnection, job: Job) => Promise<void>,
+): Promise<void> {
+  const queue = [...jobs];
+  await Promise.all(
+    Array.from({ length: Math.min(sessions, queue.length) }, () =>
+      connection.session(async (sql) => {
+        try {
+          await prepare(sql);
+          for (let job = queue.shift(); job !== undefined; job = queue.shift()) await work(sql, job);
+        } finally {
+          await sql.exec('RESET ALL');
+        }
+      }),
+    ),
+  );
+}
+
+/** A seeding session: the seed's functions, no triggers or foreign-key checks, and no wait for each commit's flush
+ * (a chunk lost to a crash is not recorded, so it is written again on resume). */
+async function prepareSeedSession(sql: SqlConnection): Promise<void> {
+  await sql.exec(UUID7);
+  await sql.exec(UUID7_FLOOR);
+  await sql.exec('SET session_replication_role = replica');
+  await sql.exec('SET synchronous_commit = off');
+}
+
+/** Writes the step's chunks of `size` ordinals up to `total` that the workspace has not recorded; `insert` is the
+ * chunk's INSERT for ordinals from..to. */
+async function seedStep(
+  connection: SqlConnection,
+  plan: SeedPlan,
+  step: { name: string; total: number; size: number; insert: (from: number, to: number) => string },
+): Promise<void> {
+  const ws = plan.workspaceId;
+  const recorded = await connection.query<{ chunk: number }>('SELECT chunk FROM bench_seed_chunks WHERE company_id = $1 AND step = $2', [
+    ws,
+    step.name,
+  ]);
+  const done = new Set(recorded.map((row) => row.chunk));
+  const chunks = Array.from({ length: Math.ceil(step.total / step.size) }, (_, chunk) => chunk).filter((chunk) => !done.has(chunk));
+  if (chunks.length === 0) return;
+  const bar = new SingleBar(
+    { format: `${step.name.padEnd(13)} [{bar}] {percentage}% {value}/{total} | eta {eta}s` },
+    Presets.shades_classic,
+  );
+  bar.start(step.total, done.size * step.size);
+  await inSessions(connection, plan.sessions ?? 1, chunks, prepareSeedSession, async (sql, chunk) => {
+    const from = chunk * step.size;
+    const to = Math.min(step.total, from + step.size);
+    await sql.exec(`BEGIN; ${step.insert(from, to)};
+      INSERT INTO bench_seed_chunks VALUES ('${ws}', '${step.name}', ${chunk}); COMMIT`);
+    bar.increment(to - from);
+  });
   bar.stop();
 }
 
@@ -93,20 +153,26 @@ async function deferIndexes(sql: SqlConnection): Promise<void> {
   for (const { name } of deferred) await sql.exec(`DROP INDEX IF EXISTS "${name}"`);
 }
 
-/** Builds the indexes an earlier load dropped, each with the memory a build of a few gigabytes wants; whether there
- * were any. */
-async function buildDeferredIndexes(sql: SqlConnection): Promise<boolean> {
-  const deferred = await sql.query<{ name: string; definition: string }>(
-    'SELECT name, definition FROM bench_deferred_indexes ORDER BY name',
+/** Builds the indexes an earlier load dropped, in several sessions, the largest first (a GIN index over a table costs
+ * several times a B-tree over it), each with the memory a build of a few gigabytes wants; whether there were any. */
+async function buildDeferredIndexes(connection: SqlConnection, sessions: number): Promise<boolean> {
+  const deferred = await connection.query<{ name: string; definition: string }>(
+    `SELECT name, definition FROM bench_deferred_indexes
+     ORDER BY pg_relation_size(substring(definition FROM ' ON (\\S+) USING ')::regclass)
+              * CASE WHEN definition LIKE '% USING gin %' THEN 4 ELSE 1 END DESC, name`,
   );
   if (deferred.length === 0) return false;
-  await sql.exec(`SET maintenance_work_mem = '1GB'`);
-  for (const { name, definition } of deferred) {
-    console.log(`building index ${name}`);
-    await sql.exec(definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS '));
-    await sql.query('DELETE FROM bench_deferred_indexes WHERE name = $1', [name]);
-  }
-  await sql.exec('RESET maintenance_work_mem');
+  await inSessions(
+    connection,
+    sessions,
+    deferred,
+    (sql) => sql.exec(`SET maintenance_work_mem = '1GB'`),
+    async (sql, { name, definition }) => {
+      console.log(`building index ${name}`);
+      await sql.exec(definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS '));
+      await sql.query('DELETE FROM bench_deferred_indexes WHERE name = $1', [name]);
+    },
+  );
   return true;
 }
 
@@ -114,36 +180,60 @@ async function buildDeferredIndexes(sql: SqlConnection): Promise<boolean> {
  * term for message and conversation search, found in one conversation, among the common words of the others. */
 const FIRST_MESSAGE = `'Hi, is my order on its way? Order R' || lpad((extract(epoch FROM c.created_at - ${BASE}))::bigint::text, 7, '0')`;
 
-export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): Promise<void> {
-  await connection.session(async (sql) => {
-    await sql.exec(UUID7);
-    await sql.exec(UUID7_FLOOR);
-    await sql.exec('SET session_replication_role = replica');
-    // A chunk lost to a crash is written again on resume: no chunk needs to wait for its commit's flush.
-    await sql.exec('SET synchronous_commit = off');
-    await sql.exec(DEFERRED_INDEXES);
-    const ws = plan.workspaceId.replace(/'/g, '');
-    const perConversation = plan.messagesPerConversation;
-    const written = { contacts: await count(sql, 'customers', ws), messages: await count(sql, 'messages', ws) };
-    const left = (plan.contacts - written.contacts) * 2 + plan.contacts * perConversation - written.messages;
-    if (left >= DEFER_INDEXES_FROM && left >= (await rowsHeld(sql))) await deferIndexes(sql);
+/** Messages are written by conversation: a chunk holds every message of this many conversations. */
+const messageChunkConversations = (perConversation: number) => Math.max(1, Math.floor(CHUNK / perConversation));
 
-    await inChunks('contacts', plan.contacts, written.contacts, (from, to) =>
-      sql.exec(`INSERT INTO customers (id, company_id, name, profile_name, phone_number, wa_id, email, metadata, last_message_at, created_at, updated_at)
+export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): Promise<void> {
+  const ws = plan.workspaceId.replace(/'/g, '');
+  const sessions = plan.sessions ?? 1;
+  const perConversation = plan.messagesPerConversation;
+  await connection.exec(DEFERRED_INDEXES);
+  await connection.exec(SEED_CHUNKS);
+  const written = {
+    contacts: await count(connection, 'customers', ws),
+    conversations: await count(connection, 'conversations', ws),
+    messages: await count(connection, 'messages', ws),
+  };
+  const wanted = { contacts: plan.contacts, conversations: plan.contacts, messages: plan.contacts * perConversation };
+  const complete = (Object.keys(wanted) as (keyof typeof wanted)[]).every((table) => written[table] >= wanted[table]);
+  if (!complete) {
+    const [chunks] = await connection.query<{ n: number }>('SELECT count(*)::int AS n FROM bench_seed_chunks WHERE company_id = $1', [ws]);
+    if (written.contacts > 0 && chunks?.n === 0) {
+      throw new Error(
+        `workspace ${ws} was partly seeded by an earlier version of the bench, which kept no chunks: start from a new database`,
+      );
+    }
+    const left = wanted.contacts - written.contacts + wanted.conversations - written.conversations + wanted.messages - written.messages;
+    if (left >= DEFER_INDEXES_FROM && left >= (await rowsHeld(connection))) await deferIndexes(connection);
+
+    await seedStep(connection, plan, {
+      name: 'contacts',
+      total: plan.contacts,
+      size: CHUNK,
+      insert: (
+        from,
+        to,
+      ) => `INSERT INTO customers (id, company_id, name, profile_name, phone_number, wa_id, email, metadata, last_message_at, created_at, updated_at)
         SELECT pg_temp.uuid7(t), '${ws}', f || ' ' || l || ' ' || g, f, '+1555' || lpad(g::text, 8, '0'), '1555' || lpad(g::text, 8, '0'),
                CASE WHEN g % 3 = 0 THEN NULL ELSE lower(f || '.' || l || g || '@example.com') END,
                jsonb_build_object('source', (ARRAY['website','whatsapp','import'])[1 + g % 3]),
                CASE WHEN g % 4 = 3 THEN NULL ELSE t + interval '1 hour' END, t, t
         FROM generate_series(${from}, ${to - 1}) AS g,
              LATERAL (SELECT ${BASE} + g * interval '1 second' AS t,
-                             (${FIRST})[1 + g % 25] AS f, (${LAST})[1 + (g / 25) % 16] AS l) AS v`),
-    );
+                             (${FIRST})[1 + g % 25] AS f, (${LAST})[1 + (g / 25) % 16] AS l) AS v`,
+    });
 
     // A closed conversation (one in five) closed 1 to 48 hours after it opened: the reports' resolution times. Its
     // messages alternate inbound and outbound a minute apart, so the first inbound is the first message and the
     // first response the second (what the trigger of migration 0040 would have found).
-    await inChunks('conversations', plan.contacts, await count(sql, 'conversations', ws), (from, to) =>
-      sql.exec(`INSERT INTO conversations (id, company_id, customer_id, integration_id, provider, status, service_enabled, last_message_at, closed_at,
+    await seedStep(connection, plan, {
+      name: 'conversations',
+      total: plan.contacts,
+      size: CHUNK,
+      insert: (
+        from,
+        to,
+      ) => `INSERT INTO conversations (id, company_id, customer_id, integration_id, provider, status, service_enabled, last_message_at, closed_at,
                                    first_inbound_at, first_response_at, created_at, updated_at)
         SELECT pg_temp.uuid7(c.created_at), c.company_id, c.id, '${plan.integrationId}', 'sandbox',
                (ARRAY['active','active','active','pending','closed'])[1 + (n % 5)], n % 2 = 0, c.last_message_at,
@@ -151,32 +241,41 @@ export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): 
                ${perConversation > 0 ? 'c.created_at' : 'NULL'}, ${perConversation > 1 ? "c.created_at + interval '1 minute'" : 'NULL'},
                c.created_at, c.created_at
         FROM (SELECT c.*, extract(epoch FROM c.created_at - ${BASE})::bigint AS n FROM customers c
-              WHERE c.company_id = '${ws}' AND ${ordinals(from, to)}) AS c`),
-    );
+              WHERE c.company_id = '${ws}' AND ${ordinals(from, to)}) AS c`,
+    });
 
-    // A chunk may end inside a conversation: the next one starts at that conversation and skips what is written.
-    const messages = plan.contacts * perConversation;
-    await inChunks('messages', messages, written.messages, async (from, to) => {
-      const first = Math.floor(from / perConversation);
-      const last = Math.ceil(to / perConversation);
-      await sql.exec(`INSERT INTO messages (id, company_id, conversation_id, direction, body, status, provider_message_id, created_at, updated_at)
+    if (perConversation > 0) {
+      await seedStep(connection, plan, {
+        name: 'messages',
+        total: plan.contacts,
+        size: messageChunkConversations(perConversation),
+        insert: (
+          from,
+          to,
+        ) => `INSERT INTO messages (id, company_id, conversation_id, direction, body, status, provider_message_id, created_at, updated_at)
         SELECT pg_temp.uuid7(c.created_at + k * interval '1 minute'), c.company_id, c.id,
                CASE WHEN k % 2 = 0 THEN 'inbound' ELSE 'outbound' END,
                CASE WHEN k = 0 THEN ${FIRST_MESSAGE} ELSE (ARRAY['','Let me check that for you.','Can I change my address?','Done, anything else?','Thanks!'])[1 + k] END,
                CASE WHEN k % 2 = 0 THEN 'received' ELSE 'read' END, NULL,
                c.created_at + k * interval '1 minute', c.created_at + k * interval '1 minute'
-        FROM (SELECT id, company_id, created_at FROM conversations WHERE company_id = '${ws}' AND ${ordinals(first, last)}) AS c,
-             generate_series(0, ${perConversation - 1}) AS k
-        ORDER BY c.id, k OFFSET ${from - first * perConversation} LIMIT ${to - from}`);
-    });
-    await sql.exec(`DELETE FROM report_days WHERE company_id = '${ws}'`);
-    await sql.exec('RESET session_replication_role');
-    await sql.exec('RESET synchronous_commit');
-    const built = await buildDeferredIndexes(sql);
-    // What autovacuum would have done after such a load (and the bench's PostgreSQL may run without it): the
-    // visibility map lets index-only scans skip the table, and the statistics describe the data. A workspace already
-    // seeded, its indexes built, wrote nothing (5 s a table saved at a million contacts); a load interrupted before
-    // its vacuum finishes its index builds here, and is vacuumed.
-    if (left > 0 || built) for (const table of TABLES) await sql.exec(`VACUUM (ANALYZE) ${table}`);
-  });
+        FROM (SELECT id, company_id, created_at FROM conversations WHERE company_id = '${ws}' AND ${ordinals(from, to)}) AS c,
+             generate_series(0, ${perConversation - 1}) AS k`,
+      });
+    }
+    await connection.exec(`DELETE FROM report_days WHERE company_id = '${ws}'`);
+  }
+  const built = await buildDeferredIndexes(connection, sessions);
+  // What autovacuum would have done after such a load (and the bench's PostgreSQL may run without it): the
+  // visibility map lets index-only scans skip the table, and the statistics describe the data. A workspace already
+  // seeded, its indexes built, wrote nothing (5 s a table saved at a million contacts); a load interrupted before
+  // its vacuum finishes its index builds here, and is vacuumed.
+  if (!complete || built) {
+    await inSessions(
+      connection,
+      sessions,
+      TABLES,
+      async () => {},
+      (sql, table) => sql.exec(`VACUUM (ANALYZE) ${table}`),
+    );
+  }
 }
