@@ -8,6 +8,7 @@ import type { ProfileResult } from './profile.js';
 import type { SubscribersResult } from './subscribers.js';
 import type { SearchClass, SearchedList } from './searchTerms.js';
 import type { EmbeddedLoadResult, StartResult } from './startup.js';
+import { storageLines, type StorageResult } from './storage.js';
 
 export type ScaleResults = {
   contacts: number;
@@ -41,6 +42,8 @@ export type BenchReport = {
   embedded?: EmbeddedLoadResult;
   /** CPU profiles of the service under single reads (bench/profile.ts). */
   profiles: ProfileResult[];
+  /** The bench database's size, and its tables' and indexes' (bench/storage.ts); absent in older runs. */
+  storage?: StorageResult;
 };
 
 const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(2));
@@ -244,6 +247,9 @@ export function writeReport(report: BenchReport, path: string, analysis = ''): v
     lines.push(
       `- Live updates: ${live.subscribers} GraphQL SSE subscribers (\`messageCreated\`) of one workspace, ${live.messages} signed inbound webhooks one after another: ${live.deliveries} deliveries, from the provider's POST to each subscriber p50 ${live.p50_ms} ms, p99 ${live.p99_ms} ms, max ${live.max_ms} ms; the service's memory per idle subscriber ${live.memory_per_subscriber_kb} KB.`,
     );
+  }
+  if (report.storage) {
+    lines.push('', '## Storage (every workspace of the bench database, after the run)', '', ...storageLines(report.storage));
   }
   lines.push('', '## Where the service spends its CPU', '');
   for (const profile of report.profiles) {

@@ -15,6 +15,7 @@ import { createWorkspace } from '../resolvers/workspace/workspaces.js';
 import { createApiKey } from '../resolvers/workspace/apiKeys.js';
 import { ALL_KEY_SCOPES } from '../resolvers/workspace/scopes.js';
 import { seedBenchData } from './seed.js';
+import { measureStorage, storageLines } from './storage.js';
 import { startProcess, startService, type Server } from './servers.js';
 import { measure, type LoadResult } from './load.js';
 import { readsFor, restPath, type Read } from './reads.js';
@@ -391,6 +392,7 @@ async function main() {
       starts,
       embedded,
       profiles,
+      storage: await measureStorage(pool),
     };
     mkdirSync('bench/results', { recursive: true });
     const file = `bench/results/${started.toISOString().replace(/[:.]/g, '-')}.json`;
@@ -417,5 +419,11 @@ function rewriteReport() {
 }
 
 if (process.argv.includes('--report')) rewriteReport();
-else if (process.argv.includes('--seed')) await prepare();
-else await main();
+else if (process.argv.includes('--seed')) {
+  const started = performance.now();
+  await prepare();
+  console.log(`seeded in ${Math.round((performance.now() - started) / 1000)} s`);
+  const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 1 });
+  console.log(storageLines(await measureStorage(pool)).join('\n'));
+  await pool.end();
+} else await main();
