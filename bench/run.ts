@@ -14,7 +14,7 @@ import { createSecretBox } from '../infra/crypto/secrets.js';
 import { createWorkspace } from '../resolvers/workspace/workspaces.js';
 import { createApiKey } from '../resolvers/workspace/apiKeys.js';
 import { ALL_KEY_SCOPES } from '../resolvers/workspace/scopes.js';
-import { seedBenchData } from './seed.js';
+import { seedBenchData, type SeedPlan } from './seed.js';
 import { measureStorage, storageLines } from './storage.js';
 import { startProcess, startService, type Server } from './servers.js';
 import { measure, type LoadResult } from './load.js';
@@ -74,29 +74,36 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
   const db = await openDatabase({ url: settings.databaseUrl, poolSize: cpus().length + 2, statementTimeoutMs: SEED_STATEMENT_TIMEOUT_MS });
   await migrate(db.sql);
   const services = { prisma: db.prisma, secrets: createSecretBox(Buffer.from(BENCH_ENCRYPTION_KEY, 'hex')) };
-  async function workspace(name: string, contacts: number): Promise<BenchWorkspace> {
+  async function workspace(name: string, contacts: number): Promise<SeedPlan> {
     let found = await db.prisma.workspace.findFirst({ where: { name }, include: { integrations: true } });
     if (!found) {
       await createWorkspace(services, { name, email: `bench@${name}.example.com` });
       found = await db.prisma.workspace.findFirstOrThrow({ where: { name }, include: { integrations: true } });
     }
-    const integrationId = found.integrations[0]!.id;
     console.log(`workspace ${name}: ${contacts} contacts`);
-    await seedBenchData(db.sql, {
+    return {
       workspaceId: found.id,
-      integrationId,
+      integrationId: found.integrations[0]!.id,
       contacts,
       messagesPerConversation: settings.messagesPerConversation,
-      sessions: cpus().length,
-    });
-    const { api_key } = await createApiKey(db.prisma, { workspaceId: found.id, name: 'bench', scopes: ALL_KEY_SCOPES });
-    return { id: found.id, integrationId, key: api_key };
+    };
   }
   // Several workspaces share the tables, as in production; reads are scoped to one.
-  const others: BenchWorkspace[] = [];
-  for (let other = 1; other <= 3; other++) others.push(await workspace(`bench-other-${other}`, 2_000));
-  const small = await workspace(`bench-${settings.smallContacts}`, settings.smallContacts);
-  const large = await workspace(`bench-${settings.contacts}`, settings.contacts);
+  const planned: [string, number][] = [
+    ['bench-other-1', 2_000],
+    ['bench-other-2', 2_000],
+    ['bench-other-3', 2_000],
+    [`bench-${settings.smallContacts}`, settings.smallContacts],
+    [`bench-${settings.contacts}`, settings.contacts],
+  ];
+  const seeded: SeedPlan[] = [];
+  for (const [name, contacts] of planned) seeded.push(await workspace(name, contacts));
+  await seedBenchData(db.sql, seeded, cpus().length);
+  const keyed = async (plan: SeedPlan): Promise<BenchWorkspace> => {
+    const { api_key } = await createApiKey(db.prisma, { workspaceId: plan.workspaceId, name: 'bench', scopes: ALL_KEY_SCOPES });
+    return { id: plan.workspaceId, integrationId: plan.integrationId, key: api_key };
+  };
+  const [other, small, large] = [await keyed(seeded[0]!), await keyed(seeded[3]!), await keyed(seeded[4]!)];
   // Earlier runs' send loads left their messages, the newest rows of the table: every run starts from the seeded data.
   const removed = await db.prisma.message.deleteMany({ where: { sender_type: 'api_key', company_id: { in: [small.id, large.id] } } });
   if (removed.count > 0) await db.sql.exec('VACUUM (ANALYZE) messages');
@@ -105,7 +112,7 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
   const created = await createWorkspace(services, { name: `bench-live-${Date.now()}`, email: 'bench@live.example.com' });
   const live = { key: created.api_key, phoneNumberId: created.phone_number_id, appSecret: created.app_secret };
   await db.close();
-  return { large, small, other: others[0]!, live };
+  return { large, small, other, live };
 }
 
 /** A request to the service, which presents a self-signed certificate. */

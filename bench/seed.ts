@@ -21,8 +21,6 @@ export type SeedPlan = {
   integrationId: string;
   contacts: number;
   messagesPerConversation: number;
-  /** Sessions writing at once: one per core on a server; the embedded database serves one session. */
-  sessions?: number;
 };
 
 const CHUNK = 50_000;
@@ -97,11 +95,14 @@ async function prepareSeedSession(sql: SqlConnection): Promise<void> {
 }
 
 /** Writes the step's chunks of `size` ordinals up to `total` that the workspace has not recorded; `insert` is the
- * chunk's INSERT for ordinals from..to. */
+ * chunk's INSERT for ordinals from..to, which reads the rows of the table `reads` (if any) by an id range. That
+ * table is analyzed first: with the statistics of its empty start, the planner read each chunk's range through
+ * another index, every row of the workspace (12 s a chunk at ten million contacts). */
 async function seedStep(
   connection: SqlConnection,
   plan: SeedPlan,
-  step: { name: string; total: number; size: number; insert: (from: number, to: number) => string },
+  sessions: number,
+  step: { name: string; reads?: string; total: number; size: number; insert: (from: number, to: number) => string },
 ): Promise<void> {
   const ws = plan.workspaceId;
   const recorded = await connection.query<{ chunk: number }>('SELECT chunk FROM bench_seed_chunks WHERE company_id = $1 AND step = $2', [
@@ -111,12 +112,13 @@ async function seedStep(
   const done = new Set(recorded.map((row) => row.chunk));
   const chunks = Array.from({ length: Math.ceil(step.total / step.size) }, (_, chunk) => chunk).filter((chunk) => !done.has(chunk));
   if (chunks.length === 0) return;
+  if (step.reads) await connection.exec(`ANALYZE ${step.reads}`);
   const bar = new SingleBar(
     { format: `${step.name.padEnd(13)} [{bar}] {percentage}% {value}/{total} | eta {eta}s` },
     Presets.shades_classic,
   );
   bar.start(step.total, done.size * step.size);
-  await inSessions(connection, plan.sessions ?? 1, chunks, prepareSeedSession, async (sql, chunk) => {
+  await inSessions(connection, sessions, chunks, prepareSeedSession, async (sql, chunk) => {
     const from = chunk * step.size;
     const to = Math.min(step.total, from + step.size);
     await sql.exec(`BEGIN; ${step.insert(from, to)};
@@ -183,93 +185,22 @@ const FIRST_MESSAGE = `'Hi, is my order on its way? Order R' || lpad((extract(ep
 /** Messages are written by conversation: a chunk holds every message of this many conversations. */
 const messageChunkConversations = (perConversation: number) => Math.max(1, Math.floor(CHUNK / perConversation));
 
-export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): Promise<void> {
-  const ws = plan.workspaceId.replace(/'/g, '');
-  const sessions = plan.sessions ?? 1;
-  const perConversation = plan.messagesPerConversation;
+/**
+ * Seeds each planned workspace, in `sessions` server sessions at once (one per core on a server; the embedded
+ * database serves one), then builds the indexes that a load dropped and vacuums: once, after every workspace, so that
+ * a resumed seed does not build them over a workspace still half loaded.
+ */
+export async function seedBenchData(connection: SqlConnection, plans: SeedPlan[], sessions = 1): Promise<void> {
   await connection.exec(DEFERRED_INDEXES);
   await connection.exec(SEED_CHUNKS);
-  const written = {
-    contacts: await count(connection, 'customers', ws),
-    conversations: await count(connection, 'conversations', ws),
-    messages: await count(connection, 'messages', ws),
-  };
-  const wanted = { contacts: plan.contacts, conversations: plan.contacts, messages: plan.contacts * perConversation };
-  const complete = (Object.keys(wanted) as (keyof typeof wanted)[]).every((table) => written[table] >= wanted[table]);
-  if (!complete) {
-    const [chunks] = await connection.query<{ n: number }>('SELECT count(*)::int AS n FROM bench_seed_chunks WHERE company_id = $1', [ws]);
-    if (written.contacts > 0 && chunks?.n === 0) {
-      throw new Error(
-        `workspace ${ws} was partly seeded by an earlier version of the bench, which kept no chunks: start from a new database`,
-      );
-    }
-    const left = wanted.contacts - written.contacts + wanted.conversations - written.conversations + wanted.messages - written.messages;
-    if (left >= DEFER_INDEXES_FROM && left >= (await rowsHeld(connection))) await deferIndexes(connection);
-
-    await seedStep(connection, plan, {
-      name: 'contacts',
-      total: plan.contacts,
-      size: CHUNK,
-      insert: (
-        from,
-        to,
-      ) => `INSERT INTO customers (id, company_id, name, profile_name, phone_number, wa_id, email, metadata, last_message_at, created_at, updated_at)
-        SELECT pg_temp.uuid7(t), '${ws}', f || ' ' || l || ' ' || g, f, '+1555' || lpad(g::text, 8, '0'), '1555' || lpad(g::text, 8, '0'),
-               CASE WHEN g % 3 = 0 THEN NULL ELSE lower(f || '.' || l || g || '@example.com') END,
-               jsonb_build_object('source', (ARRAY['website','whatsapp','import'])[1 + g % 3]),
-               CASE WHEN g % 4 = 3 THEN NULL ELSE t + interval '1 hour' END, t, t
-        FROM generate_series(${from}, ${to - 1}) AS g,
-             LATERAL (SELECT ${BASE} + g * interval '1 second' AS t,
-                             (${FIRST})[1 + g % 25] AS f, (${LAST})[1 + (g / 25) % 16] AS l) AS v`,
-    });
-
-    // A closed conversation (one in five) closed 1 to 48 hours after it opened: the reports' resolution times. Its
-    // messages alternate inbound and outbound a minute apart, so the first inbound is the first message and the
-    // first response the second (what the trigger of migration 0040 would have found).
-    await seedStep(connection, plan, {
-      name: 'conversations',
-      total: plan.contacts,
-      size: CHUNK,
-      insert: (
-        from,
-        to,
-      ) => `INSERT INTO conversations (id, company_id, customer_id, integration_id, provider, status, service_enabled, last_message_at, closed_at,
-                                   first_inbound_at, first_response_at, created_at, updated_at)
-        SELECT pg_temp.uuid7(c.created_at), c.company_id, c.id, '${plan.integrationId}', 'sandbox',
-               (ARRAY['active','active','active','pending','closed'])[1 + (n % 5)], n % 2 = 0, c.last_message_at,
-               CASE WHEN n % 5 = 4 THEN c.created_at + (1 + n % 48) * interval '1 hour' END,
-               ${perConversation > 0 ? 'c.created_at' : 'NULL'}, ${perConversation > 1 ? "c.created_at + interval '1 minute'" : 'NULL'},
-               c.created_at, c.created_at
-        FROM (SELECT c.*, extract(epoch FROM c.created_at - ${BASE})::bigint AS n FROM customers c
-              WHERE c.company_id = '${ws}' AND ${ordinals(from, to)}) AS c`,
-    });
-
-    if (perConversation > 0) {
-      await seedStep(connection, plan, {
-        name: 'messages',
-        total: plan.contacts,
-        size: messageChunkConversations(perConversation),
-        insert: (
-          from,
-          to,
-        ) => `INSERT INTO messages (id, company_id, conversation_id, direction, body, status, provider_message_id, created_at, updated_at)
-        SELECT pg_temp.uuid7(c.created_at + k * interval '1 minute'), c.company_id, c.id,
-               CASE WHEN k % 2 = 0 THEN 'inbound' ELSE 'outbound' END,
-               CASE WHEN k = 0 THEN ${FIRST_MESSAGE} ELSE (ARRAY['','Let me check that for you.','Can I change my address?','Done, anything else?','Thanks!'])[1 + k] END,
-               CASE WHEN k % 2 = 0 THEN 'received' ELSE 'read' END, NULL,
-               c.created_at + k * interval '1 minute', c.created_at + k * interval '1 minute'
-        FROM (SELECT id, company_id, created_at FROM conversations WHERE company_id = '${ws}' AND ${ordinals(from, to)}) AS c,
-             generate_series(0, ${perConversation - 1}) AS k`,
-      });
-    }
-    await connection.exec(`DELETE FROM report_days WHERE company_id = '${ws}'`);
-  }
+  let wrote = false;
+  for (const plan of plans) wrote = (await seedWorkspace(connection, plan, sessions)) || wrote;
   const built = await buildDeferredIndexes(connection, sessions);
   // What autovacuum would have done after such a load (and the bench's PostgreSQL may run without it): the
-  // visibility map lets index-only scans skip the table, and the statistics describe the data. A workspace already
-  // seeded, its indexes built, wrote nothing (5 s a table saved at a million contacts); a load interrupted before
+  // visibility map lets index-only scans skip the table, and the statistics describe the data. Workspaces already
+  // seeded, their indexes built, write nothing (5 s a table saved at a million contacts); a load interrupted before
   // its vacuum finishes its index builds here, and is vacuumed.
-  if (!complete || built) {
+  if (wrote || built) {
     await inSessions(
       connection,
       sessions,
@@ -278,4 +209,87 @@ export async function seedBenchData(connection: SqlConnection, plan: SeedPlan): 
       (sql, table) => sql.exec(`VACUUM (ANALYZE) ${table}`),
     );
   }
+}
+
+/** Writes what the workspace's plan wants and it lacks; whether it wrote anything. */
+async function seedWorkspace(connection: SqlConnection, plan: SeedPlan, sessions: number): Promise<boolean> {
+  const ws = plan.workspaceId.replace(/'/g, '');
+  const perConversation = plan.messagesPerConversation;
+  const written = {
+    contacts: await count(connection, 'customers', ws),
+    conversations: await count(connection, 'conversations', ws),
+    messages: await count(connection, 'messages', ws),
+  };
+  const wanted = { contacts: plan.contacts, conversations: plan.contacts, messages: plan.contacts * perConversation };
+  const complete = (Object.keys(wanted) as (keyof typeof wanted)[]).every((table) => written[table] >= wanted[table]);
+  if (complete) return false;
+  const [chunks] = await connection.query<{ n: number }>('SELECT count(*)::int AS n FROM bench_seed_chunks WHERE company_id = $1', [ws]);
+  if (written.contacts > 0 && chunks?.n === 0) {
+    throw new Error(
+      `workspace ${ws} was partly seeded by an earlier version of the bench, which kept no chunks: start from a new database`,
+    );
+  }
+  const left = wanted.contacts - written.contacts + wanted.conversations - written.conversations + wanted.messages - written.messages;
+  if (left >= DEFER_INDEXES_FROM && left >= (await rowsHeld(connection))) await deferIndexes(connection);
+
+  await seedStep(connection, plan, sessions, {
+    name: 'contacts',
+    total: plan.contacts,
+    size: CHUNK,
+    insert: (
+      from,
+      to,
+    ) => `INSERT INTO customers (id, company_id, name, profile_name, phone_number, wa_id, email, metadata, last_message_at, created_at, updated_at)
+        SELECT pg_temp.uuid7(t), '${ws}', f || ' ' || l || ' ' || g, f, '+1555' || lpad(g::text, 8, '0'), '1555' || lpad(g::text, 8, '0'),
+               CASE WHEN g % 3 = 0 THEN NULL ELSE lower(f || '.' || l || g || '@example.com') END,
+               jsonb_build_object('source', (ARRAY['website','whatsapp','import'])[1 + g % 3]),
+               CASE WHEN g % 4 = 3 THEN NULL ELSE t + interval '1 hour' END, t, t
+        FROM generate_series(${from}, ${to - 1}) AS g,
+             LATERAL (SELECT ${BASE} + g * interval '1 second' AS t,
+                             (${FIRST})[1 + g % 25] AS f, (${LAST})[1 + (g / 25) % 16] AS l) AS v`,
+  });
+
+  // A closed conversation (one in five) closed 1 to 48 hours after it opened: the reports' resolution times. Its
+  // messages alternate inbound and outbound a minute apart, so the first inbound is the first message and the
+  // first response the second (what the trigger of migration 0040 would have found).
+  await seedStep(connection, plan, sessions, {
+    name: 'conversations',
+    reads: 'customers',
+    total: plan.contacts,
+    size: CHUNK,
+    insert: (
+      from,
+      to,
+    ) => `INSERT INTO conversations (id, company_id, customer_id, integration_id, provider, status, service_enabled, last_message_at, closed_at,
+                                   first_inbound_at, first_response_at, created_at, updated_at)
+        SELECT pg_temp.uuid7(c.created_at), c.company_id, c.id, '${plan.integrationId}', 'sandbox',
+               (ARRAY['active','active','active','pending','closed'])[1 + (n % 5)], n % 2 = 0, c.last_message_at,
+               CASE WHEN n % 5 = 4 THEN c.created_at + (1 + n % 48) * interval '1 hour' END,
+               ${perConversation > 0 ? 'c.created_at' : 'NULL'}, ${perConversation > 1 ? "c.created_at + interval '1 minute'" : 'NULL'},
+               c.created_at, c.created_at
+        FROM (SELECT c.*, extract(epoch FROM c.created_at - ${BASE})::bigint AS n FROM customers c
+              WHERE c.company_id = '${ws}' AND ${ordinals(from, to)}) AS c`,
+  });
+
+  if (perConversation > 0) {
+    await seedStep(connection, plan, sessions, {
+      name: 'messages',
+      reads: 'conversations',
+      total: plan.contacts,
+      size: messageChunkConversations(perConversation),
+      insert: (
+        from,
+        to,
+      ) => `INSERT INTO messages (id, company_id, conversation_id, direction, body, status, provider_message_id, created_at, updated_at)
+        SELECT pg_temp.uuid7(c.created_at + k * interval '1 minute'), c.company_id, c.id,
+               CASE WHEN k % 2 = 0 THEN 'inbound' ELSE 'outbound' END,
+               CASE WHEN k = 0 THEN ${FIRST_MESSAGE} ELSE (ARRAY['','Let me check that for you.','Can I change my address?','Done, anything else?','Thanks!'])[1 + k] END,
+               CASE WHEN k % 2 = 0 THEN 'received' ELSE 'read' END, NULL,
+               c.created_at + k * interval '1 minute', c.created_at + k * interval '1 minute'
+        FROM (SELECT id, company_id, created_at FROM conversations WHERE company_id = '${ws}' AND ${ordinals(from, to)}) AS c,
+             generate_series(0, ${perConversation - 1}) AS k`,
+    });
+  }
+  await connection.exec(`DELETE FROM report_days WHERE company_id = '${ws}'`);
+  return true;
 }

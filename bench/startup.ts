@@ -119,12 +119,14 @@ export async function measureEmbeddedLoad(options: {
       { prisma: db.prisma, secrets: createSecretBox(Buffer.from(EMBEDDED_KEY, 'hex')) },
       { name: 'bench-embedded', email: 'bench@embedded.example.com' },
     );
-    await seedBenchData(db.sql, {
-      workspaceId: workspace.workspace_id,
-      integrationId: workspace.integration_id,
-      contacts: options.contacts,
-      messagesPerConversation: options.messagesPerConversation,
-    });
+    await seedBenchData(db.sql, [
+      {
+        workspaceId: workspace.workspace_id,
+        integrationId: workspace.integration_id,
+        contacts: options.contacts,
+        messagesPerConversation: options.messagesPerConversation,
+      },
+    ]);
     await db.close();
     const service = await startService({
       DATA_DIR: dataDir,

@@ -31,8 +31,8 @@ const followedByAutomations = (type: RecordedEventType) => (AUTOMATION_EVENT_TYP
  * The values of an event's `dispatched_at` and `automations_done_at` as it is recorded: already dispatched when no
  * active subscription of its workspace names its type (the fan-out would find no receiver for it), already done for
  * automations when no trigger follows its type. Most events (delivery statuses, sends) need neither, and each flag
- * set later would be one more write of the row and of every index of the table. A subscription created after the
- * event's transaction began receives the events recorded after it, not this one.
+ * set later would be one more write of the row and of every index of the table. A subscription that commits after
+ * the recording statement began gets the events recorded after it, not this one (docs/api-decisions.md).
  */
 export function outboxFlags(workspaceId: string, type: RecordedEventType): Prisma.Sql {
   return Prisma.sql`
