@@ -14,15 +14,24 @@ const { prisma, contact, say, conversationOf, harness, world } = await openAutom
 const followed: readonly string[] = AUTOMATION_EVENT_TYPES;
 const isFollowed = (type: string) => followed.includes(type);
 
+/** A new workspace where a contact wrote; `send` answers the contact through the API and returns the message's id. */
+async function conversationToAnswer() {
+  const ws = await world.workspace();
+  const from = contact();
+  await say(ws, from, 'Hello');
+  const conversation = await conversationOf(ws, from);
+  const send = async () => {
+    const sent = await postJson(harness, '/api/v1/messages', ws.apiKey, { conversation_id: conversation.id, body: 'Hi there' });
+    expect(sent.status).toBe(201);
+    return (sent.body as { message: { id: string } }).message.id;
+  };
+  return { ws, send };
+}
+
 describe('events in the outbox', () => {
   it('are recorded done for the automations unless a trigger follows their type', async () => {
-    const ws = await world.workspace();
-    const from = contact();
-    await say(ws, from, 'Hello');
-    const conversation = await conversationOf(ws, from);
-    expect((await postJson(harness, '/api/v1/messages', ws.apiKey, { conversation_id: conversation.id, body: 'Hi there' })).status).toBe(
-      201,
-    );
+    const { ws, send } = await conversationToAnswer();
+    await send();
 
     const stored = await prisma.event.findMany({ where: { company_id: ws.workspaceId } });
     expect(stored.some((event) => isFollowed(event.type))).toBe(true);
@@ -33,15 +42,7 @@ describe('events in the outbox', () => {
   });
 
   it('are recorded dispatched unless an active subscription of their workspace names their type', async () => {
-    const ws = await world.workspace();
-    const from = contact();
-    await say(ws, from, 'Hello');
-    const conversation = await conversationOf(ws, from);
-    const send = async () => {
-      const sent = await postJson(harness, '/api/v1/messages', ws.apiKey, { conversation_id: conversation.id, body: 'Hi there' });
-      expect(sent.status).toBe(201);
-      return (sent.body as { message: { id: string } }).message.id;
-    };
+    const { ws, send } = await conversationToAnswer();
     /** Whether the send's message.created event waits for the fan-out. */
     const waiting = async (messageId: string) => {
       const event = await prisma.event.findFirstOrThrow({
@@ -67,13 +68,8 @@ describe('events in the outbox', () => {
   });
 
   it('are leased and returned to the automations in order when followed, and marked done as taken when not', async () => {
-    const ws = await world.workspace();
-    const from = contact();
-    await say(ws, from, 'Hello');
-    const conversation = await conversationOf(ws, from);
-    expect((await postJson(harness, '/api/v1/messages', ws.apiKey, { conversation_id: conversation.id, body: 'Hi there' })).status).toBe(
-      201,
-    );
+    const { ws, send } = await conversationToAnswer();
+    await send();
     // As events were recorded before the automations' flag was set at recording: every one waits.
     await prisma.event.updateMany({ where: { company_id: ws.workspaceId }, data: { automations_done_at: null } });
 

@@ -1,21 +1,16 @@
 // Migration 0004 gives the contacts that existed before it their identities as primary channels, with
 // UUIDv7 ids and the provider new channels get, so the mirror rule holds for old data too.
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../infra/db/database.js';
-import { migrate, readMigrations } from '../../infra/db/migrate.js';
+import { migrate } from '../../infra/db/migrate.js';
+import { openDatabaseBefore } from '../support/databaseBefore.js';
 
 const CHANNELS = '0004_contact_channels';
 
 describe(`migration ${CHANNELS}`, async () => {
-  // Always a fresh embedded database: the test needs one that stands before this migration.
-  const db = await openDatabase({});
+  const db = await openDatabaseBefore(CHANNELS);
   afterAll(() => db.close());
 
   it('backfills each identity of existing contacts as a primary channel', async () => {
-    await migrate(
-      db.sql,
-      readMigrations().filter((migration) => migration.name < CHANNELS),
-    );
     const [workspace] = await db.sql.query<{ id: string }>(
       `INSERT INTO workspaces (id, name, updated_at) VALUES ('0190f3a0-0000-7000-8000-000000000001', 'Old', now()) RETURNING id`,
     );

@@ -9,8 +9,8 @@ import { describe, expect, it, afterAll } from 'vitest';
 import wasm from '@prisma/prisma-schema-wasm';
 import { openTestDatabase } from '../support/harness.js';
 import { emptyDatabaseEnv } from '../support/freshDatabase.js';
-import { openDatabase } from '../../infra/db/database.js';
 import { migrate, readMigrations } from '../../infra/db/migrate.js';
+import { openDatabaseBefore } from '../support/databaseBefore.js';
 
 type DmmfField = {
   name: string;
@@ -286,12 +286,8 @@ describe('SQL migrations', async () => {
   it('fills in the first response of the conversations written before migration 0040, from their messages', async () => {
     // An empty database (PostgreSQL: a new one, made for this file; embedded: in memory) brought up to the migration
     // before it.
-    const before = await openDatabase(emptyUrl ? { url: emptyUrl, poolSize: 2 } : {});
+    const before = await openDatabaseBefore('0040', emptyUrl ? { url: emptyUrl, poolSize: 2 } : {});
     try {
-      await migrate(
-        before.sql,
-        readMigrations().filter((migration) => migration.name < '0040'),
-      );
       const id = (n: number) => `00000000-0000-7000-8000-${String(n).padStart(12, '0')}`;
       const [workspace, customer, answered, unanswered, campaignOnly] = [1, 2, 3, 4, 5].map(id);
       const message = (n: number, conversation: string, direction: string, sender: string, minute: number) =>

@@ -2,8 +2,8 @@
 // column), and gives every contact whose identities have no channel yet its primary channels, so that
 // contacts written before every path went through the channels writer follow the mirror rule too.
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../infra/db/database.js';
-import { migrate, readMigrations } from '../../infra/db/migrate.js';
+import { migrate } from '../../infra/db/migrate.js';
+import { openDatabaseBefore } from '../support/databaseBefore.js';
 
 const IDENTITY = '0012_provider_identity';
 const WORKSPACE = '0190f3a0-0000-7000-8000-000000000001';
@@ -11,15 +11,10 @@ const LEGACY_BSUID = '0190f3a0-0000-7000-8000-000000000003';
 const WITHOUT_CHANNELS = '0190f3a0-0000-7000-8000-000000000004';
 
 describe(`migration ${IDENTITY}`, async () => {
-  // Always a fresh embedded database: the test needs one that stands before this migration.
-  const db = await openDatabase({});
+  const db = await openDatabaseBefore(IDENTITY);
   afterAll(() => db.close());
 
   it('moves BSUIDs stored as wa_ids to the bsuid channel and column, and backfills missing channels', async () => {
-    await migrate(
-      db.sql,
-      readMigrations().filter((migration) => migration.name < IDENTITY),
-    );
     await db.sql.query(`INSERT INTO workspaces (id, name, public_id, updated_at) VALUES ($1, 'Old', 'old-workspace-public-id', now())`, [
       WORKSPACE,
     ]);

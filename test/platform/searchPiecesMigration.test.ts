@@ -4,8 +4,8 @@
 // spaces, one character, empty and missing parts), and that a contact written before the migration is still found by
 // its pieces after it.
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../infra/db/database.js';
-import { migrate, readMigrations } from '../../infra/db/migrate.js';
+import { migrate } from '../../infra/db/migrate.js';
+import { openDatabaseBefore } from '../support/databaseBefore.js';
 import { openTestDatabase } from '../support/harness.js';
 
 const REWRITE = '0043_plpgsql_functions';
@@ -49,15 +49,10 @@ describe(`migration ${REWRITE}`, () => {
   });
 
   describe('on a database written before it', async () => {
-    // A fresh embedded database: the test needs one that stands before this migration.
-    const db = await openDatabase({});
+    const db = await openDatabaseBefore(REWRITE);
     afterAll(() => db.close());
 
     it('still finds a contact by the pieces stored before the migration, as it finds one written after', async () => {
-      await migrate(
-        db.sql,
-        readMigrations().filter((migration) => migration.name < REWRITE),
-      );
       const workspace = '0190f3a0-0000-7000-8000-000000000101';
       await db.sql.query(`INSERT INTO workspaces (id, name, public_id, updated_at) VALUES ($1, 'Old', 'old-pieces-public-id', now())`, [
         workspace,
