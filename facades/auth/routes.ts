@@ -13,6 +13,7 @@ import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../../infra
 import { executionFailure, failureResponse } from '../core/executionFailure.js';
 import type { Gateway } from '../core/gateway.js';
 import type { SessionPartsFragment, SetUpMutation, SetupRequiredQuery, ViewerQuery } from '../core/operations.generated.js';
+import { routeHook } from '../../infra/http/routeHook.js';
 
 export const AUTH_PATH_PREFIX = '/auth/';
 
@@ -122,19 +123,21 @@ export function useAuthRoutes(options: AuthRoutesOptions): Plugin {
   }
 
   return {
-    async onRequest({ request, url, endResponse, serverContext }) {
-      if (!url.pathname.startsWith(AUTH_PATH_PREFIX)) return;
-      const { requestId } = requestState(request);
-      const notAllowed = (allow: string) => methodNotAllowed(request, url.pathname, requestId, allow);
-      if (url.pathname === '/auth/session') {
-        return endResponse(request.method === 'GET' ? await session(request, requestId) : notAllowed('GET'));
-      }
-      const route = SIGNING_ROUTES[url.pathname];
-      if (!route && url.pathname !== '/auth/sign-out') return;
-      if (request.method !== 'POST') return endResponse(notAllowed('POST'));
-      const refused = refusedWrite(request, url, requestId);
-      if (refused) return endResponse(refused);
-      endResponse(route ? await signing(request, route, requestId, serverContext) : await signOut(request, requestId, serverContext));
-    },
+    onRequest: routeHook(
+      ({ url }) => url.pathname.startsWith(AUTH_PATH_PREFIX),
+      async ({ request, url, endResponse, serverContext }) => {
+        const { requestId } = requestState(request);
+        const notAllowed = (allow: string) => methodNotAllowed(request, url.pathname, requestId, allow);
+        if (url.pathname === '/auth/session') {
+          return endResponse(request.method === 'GET' ? await session(request, requestId) : notAllowed('GET'));
+        }
+        const route = SIGNING_ROUTES[url.pathname];
+        if (!route && url.pathname !== '/auth/sign-out') return;
+        if (request.method !== 'POST') return endResponse(notAllowed('POST'));
+        const refused = refusedWrite(request, url, requestId);
+        if (refused) return endResponse(refused);
+        endResponse(route ? await signing(request, route, requestId, serverContext) : await signOut(request, requestId, serverContext));
+      },
+    ),
   };
 }

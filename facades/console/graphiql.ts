@@ -11,6 +11,7 @@ import { requestState } from '../../infra/http/requestState.js';
 import { CSRF_HEADER } from '../../infra/http/sessionCookie.js';
 import { readFile } from 'node:fs/promises';
 import { builtFilePath, notBuiltResponse } from './builtFiles.js';
+import { routeHook } from '../../infra/http/routeHook.js';
 
 /** The slots scripts/build.mjs leaves in the page. */
 const NONCE_SLOT = '__GRAPHIQL_NONCE__';
@@ -72,26 +73,28 @@ function body(parts: Part[], nonce: string, csrfToken: string | undefined): Read
 
 export function useGraphiQLPage(): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (url.pathname !== '/graphql' || !shouldRenderGraphiQL(request)) return;
-      const parts = await pageParts();
-      if (!parts) {
-        endResponse(notBuiltResponse());
-        return;
-      }
-      const nonce = randomBytes(18).toString('base64');
-      endResponse(
-        new Response(body(parts, nonce, requestState(request).csrfToken), {
-          headers: {
-            'content-type': 'text/html; charset=utf-8',
-            'content-security-policy': policy(nonce),
-            'x-content-type-options': 'nosniff',
-            'referrer-policy': 'no-referrer',
-            // The page embeds the session's CSRF token.
-            'cache-control': 'no-store',
-          },
-        }),
-      );
-    },
+    onRequest: routeHook(
+      ({ request, url }) => url.pathname === '/graphql' && shouldRenderGraphiQL(request),
+      async ({ request, endResponse }) => {
+        const parts = await pageParts();
+        if (!parts) {
+          endResponse(notBuiltResponse());
+          return;
+        }
+        const nonce = randomBytes(18).toString('base64');
+        endResponse(
+          new Response(body(parts, nonce, requestState(request).csrfToken), {
+            headers: {
+              'content-type': 'text/html; charset=utf-8',
+              'content-security-policy': policy(nonce),
+              'x-content-type-options': 'nosniff',
+              'referrer-policy': 'no-referrer',
+              // The page embeds the session's CSRF token.
+              'cache-control': 'no-store',
+            },
+          }),
+        );
+      },
+    ),
   };
 }

@@ -5,6 +5,7 @@
 import { extname } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
 import { builtFile, notBuiltResponse } from './builtFiles.js';
+import { routeHook } from '../../infra/http/routeHook.js';
 
 export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -49,19 +50,24 @@ function served(body: string, name: string, cache: string): Response {
 
 export function useConsolePages(): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      const asset = ASSET_PATH.exec(url.pathname);
-      const name = asset ? `${asset[1]}${asset[2] ?? ''}` : PAGE_PATHS.some((path) => path.test(url.pathname)) ? 'index.html' : null;
-      if (!name) return;
-      const body = await builtFile(name);
-      if (!body) {
-        endResponse(notBuiltResponse());
-        return;
-      }
-      // The page names the current build's files, so it is always revalidated; the files are revalidated too, as
-      // their names do not change between builds.
-      endResponse(served(body, name, 'no-cache'));
-    },
+    onRequest: routeHook(
+      ({ request, url }) => (request.method === 'GET' || request.method === 'HEAD' ? builtFileNameOf(url.pathname) : null),
+      async ({ endResponse }, name) => {
+        const body = await builtFile(name);
+        if (!body) {
+          endResponse(notBuiltResponse());
+          return;
+        }
+        // The page names the current build's files, so it is always revalidated; the files are revalidated too, as
+        // their names do not change between builds.
+        endResponse(served(body, name, 'no-cache'));
+      },
+    ),
   };
+}
+
+/** The built file a path names: an asset, or the page of every console path; null for any other path. */
+function builtFileNameOf(path: string): string | null {
+  const asset = ASSET_PATH.exec(path);
+  return asset ? `${asset[1]}${asset[2] ?? ''}` : PAGE_PATHS.some((pattern) => pattern.test(path)) ? 'index.html' : null;
 }

@@ -32,6 +32,7 @@ import { createMcpServer } from './server.js';
 import type { ResourceSubscriptions } from './resources.js';
 import { ConversationFollowing } from './following.js';
 import { FACADE_TABLE } from '../operations/index.js';
+import { routeHook } from '../../infra/http/routeHook.js';
 
 /** The form of the session ids this service hands out (randomUUID). */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -209,42 +210,44 @@ export function useMcp(gateway: Gateway, options: McpOptions): { plugin: Plugin;
   return {
     sessions,
     plugin: {
-      async onRequest({ request, url, endResponse }) {
-        const path = url.pathname;
-        if (path !== MCP_PATHS.streamable && path !== MCP_PATHS.sse && path !== MCP_PATHS.messages) return;
-        const { actor, requestId } = requestState(request);
-        if (!actor) throw new Error('The MCP plugin must come after authentication in the pipeline.');
-        const origin = request.headers.get('origin');
-        if (origin !== null && !allowedOrigins.has(origin)) {
-          endResponse(errorResponse('ORIGIN_NOT_ALLOWED', `Origin ${origin} is not allowed`, { requestId }));
-          return;
-        }
-        if (opensSession(path, request) && !(await sessions.makeRoomFor(actor.keyId))) {
-          endResponse(
-            errorResponse('RATE_LIMITED', 'Every MCP session this API key may hold is an open SSE stream; close one or retry later', {
-              requestId,
-              headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
-            }),
-          );
-          return;
-        }
-        let response: Response;
-        try {
-          response =
-            path === MCP_PATHS.streamable
-              ? await streamable(request, actor)
-              : path === MCP_PATHS.sse
-                ? await openSse(request, actor)
-                : await sseMessage(request, actor, url);
-        } catch (error) {
-          // A bug or a database away: logged here, answered without its text (no stack, no SQL).
-          options.onError(error);
-          response = jsonRpcError(500, ErrorCode.InternalError, 'Internal error', { requestId });
-        }
-        // A browser client of an allowed origin must be able to read the session headers.
-        if (origin !== null) response.headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
-        endResponse(response);
-      },
+      onRequest: routeHook(
+        ({ url }) => url.pathname === MCP_PATHS.streamable || url.pathname === MCP_PATHS.sse || url.pathname === MCP_PATHS.messages,
+        async ({ request, url, endResponse }) => {
+          const path = url.pathname;
+          const { actor, requestId } = requestState(request);
+          if (!actor) throw new Error('The MCP plugin must come after authentication in the pipeline.');
+          const origin = request.headers.get('origin');
+          if (origin !== null && !allowedOrigins.has(origin)) {
+            endResponse(errorResponse('ORIGIN_NOT_ALLOWED', `Origin ${origin} is not allowed`, { requestId }));
+            return;
+          }
+          if (opensSession(path, request) && !(await sessions.makeRoomFor(actor.keyId))) {
+            endResponse(
+              errorResponse('RATE_LIMITED', 'Every MCP session this API key may hold is an open SSE stream; close one or retry later', {
+                requestId,
+                headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
+              }),
+            );
+            return;
+          }
+          let response: Response;
+          try {
+            response =
+              path === MCP_PATHS.streamable
+                ? await streamable(request, actor)
+                : path === MCP_PATHS.sse
+                  ? await openSse(request, actor)
+                  : await sseMessage(request, actor, url);
+          } catch (error) {
+            // A bug or a database away: logged here, answered without its text (no stack, no SQL).
+            options.onError(error);
+            response = jsonRpcError(500, ErrorCode.InternalError, 'Internal error', { requestId });
+          }
+          // A browser client of an allowed origin must be able to read the session headers.
+          if (origin !== null) response.headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+          endResponse(response);
+        },
+      ),
     },
   };
 }

@@ -15,6 +15,7 @@ import { executionFailure, failureResponse, type Failure } from '../core/executi
 import type { Gateway } from '../core/gateway.js';
 import type { OAuthRegisterClientMutation, OAuthTokenMutation } from '../core/operations.generated.js';
 import { OAUTH_PATHS } from './paths.js';
+import { routeHook } from '../../infra/http/routeHook.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 const AUTHORIZATION_PARAMETERS = [
@@ -181,19 +182,21 @@ export function useOAuthRoutes(options: OAuthRoutesOptions): Plugin {
   };
 
   return {
-    async onRequest({ request, url, endResponse }) {
-      const path = url.pathname;
-      const document = documents[path];
-      const post = posts[path];
-      if (!document && !post && path !== OAUTH_PATHS.authorize) return;
-      const { requestId } = requestState(request);
-      const allow = post ? 'POST' : 'GET';
-      if (request.method !== allow && !(allow === 'GET' && request.method === 'HEAD')) {
-        return endResponse(methodNotAllowed(request, path, requestId, allow));
-      }
-      if (document) return endResponse(json(200, document(), { 'cache-control': 'public, max-age=300' }));
-      requestState(request).oauthDoor = true;
-      endResponse(post ? await post(request, requestId) : await authorize(request, url, requestId));
-    },
+    onRequest: routeHook(
+      ({ url }) => Object.hasOwn(documents, url.pathname) || Object.hasOwn(posts, url.pathname) || url.pathname === OAUTH_PATHS.authorize,
+      async ({ request, url, endResponse }) => {
+        const path = url.pathname;
+        const document = documents[path];
+        const post = posts[path];
+        const { requestId } = requestState(request);
+        const allow = post ? 'POST' : 'GET';
+        if (request.method !== allow && !(allow === 'GET' && request.method === 'HEAD')) {
+          return endResponse(methodNotAllowed(request, path, requestId, allow));
+        }
+        if (document) return endResponse(json(200, document(), { 'cache-control': 'public, max-age=300' }));
+        requestState(request).oauthDoor = true;
+        endResponse(post ? await post(request, requestId) : await authorize(request, url, requestId));
+      },
+    ),
   };
 }

@@ -4,19 +4,22 @@ import type { Plugin } from 'graphql-yoga';
 import type { Gateway } from '../core/gateway.js';
 import type { HealthQuery } from '../core/operations.generated.js';
 import { Response } from '../../infra/http/fetchApi.js';
+import { routeHook } from '../../infra/http/routeHook.js';
 
 export function useHealthRoute(gateway: Gateway): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (url.pathname !== '/health' || request.method !== 'GET') return;
-      const result = await gateway.run(request, 'Health');
-      const health = (result.data as HealthQuery | null | undefined)?.health;
-      endResponse(
-        new Response(JSON.stringify(health), {
-          status: health?.status === 'ok' ? 200 : 503,
-          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-        }),
-      );
-    },
+    onRequest: routeHook(
+      ({ request, url }) => url.pathname === '/health' && request.method === 'GET',
+      async ({ request, endResponse }) => {
+        const result = await gateway.run(request, 'Health');
+        const health = (result.data as HealthQuery | null | undefined)?.health;
+        endResponse(
+          new Response(JSON.stringify(health), {
+            status: health?.status === 'ok' ? 200 : 503,
+            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+          }),
+        );
+      },
+    ),
   };
 }

@@ -5,29 +5,35 @@
 import type { Plugin } from 'graphql-yoga';
 import { payloadTooLarge } from '../http/errorResponse.js';
 import { carryRequestState, requestState } from '../http/requestState.js';
+import { routeHook, type OnRequestPayload } from '../http/routeHook.js';
 
 export function useBodySizeLimit(maxBytes: number): Plugin {
+  // The rest of the body is not wanted: closing beats reading it only to throw it away.
+  const tooLarge = (request: Request, endResponse: OnRequestPayload['endResponse']) =>
+    endResponse(payloadTooLarge(maxBytes, requestState(request).requestId, { connection: 'close' }));
   return {
-    async onRequest({ request, setRequest, endResponse, fetchAPI }) {
-      if (!request.body) return;
-      // The rest of the body is not wanted: closing beats reading it only to throw it away.
-      const tooLarge = () => endResponse(payloadTooLarge(maxBytes, requestState(request).requestId, { connection: 'close' }));
-      const declared = request.headers.get('content-length');
-      if (declared !== null) {
-        if (Number(declared) > maxBytes) tooLarge();
-        return;
-      }
-      const body = await readAtMost(request.body, maxBytes);
-      if (!body) return tooLarge();
-      const buffered = new fetchAPI.Request(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body,
-        signal: request.signal,
-      });
-      carryRequestState(request, buffered);
-      setRequest(buffered);
-    },
+    onRequest: routeHook(
+      ({ request, endResponse }) => {
+        if (!request.body) return false;
+        const declared = request.headers.get('content-length');
+        if (declared === null) return request.body;
+        if (Number(declared) > maxBytes) tooLarge(request, endResponse);
+        return false;
+      },
+      // A body without a declared length is read here, up to the limit.
+      async ({ request, setRequest, endResponse, fetchAPI }, stream) => {
+        const body = await readAtMost(stream, maxBytes);
+        if (!body) return tooLarge(request, endResponse);
+        const buffered = new fetchAPI.Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body,
+          signal: request.signal,
+        });
+        carryRequestState(request, buffered);
+        setRequest(buffered);
+      },
+    ),
   };
 }
 

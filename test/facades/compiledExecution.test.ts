@@ -1,8 +1,11 @@
 // A document runs on graphql-js the first time and compiled (graphql-jit) from its second run on
 // (infra/graphql/compiledExecution.ts). These tests run the same requests several times and prove that the compiled runs
 // answer exactly what the first run answered: data with nested relations and custom scalars, key order, errors at
-// their paths with their codes, refused variables, mutations in order, REST routes and their 404s.
+// their paths with their codes, refused variables, mutations in order, REST routes and their 404s; and that every enum
+// of the schema answers its values as their names, which compiled runs send without serializing them.
+import { isEnumType } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { schema } from '../../schema/index.js';
 import { openHarness } from '../support/harness.js';
 import { seedConversation } from '../support/conversations.js';
 
@@ -24,6 +27,16 @@ async function runs(times: number, request: () => Promise<unknown>): Promise<str
 const contact = await h.db.prisma.customer.create({
   data: { company_id: ws.workspace_id, name: 'Ada Lovelace', phone_number: '+15550001111', metadata: { plan: 'gold', seats: [1, 2] } },
 });
+await h.db.prisma.contactChannel.create({
+  data: {
+    company_id: ws.workspace_id,
+    customer_id: contact.id,
+    type: 'phone',
+    value: '+15550001111',
+    provider: 'sandbox',
+    is_primary: true,
+  },
+});
 const tag = await h.db.prisma.tag.create({ data: { company_id: ws.workspace_id, name: 'vip' } });
 await h.db.prisma.customerTag.create({ data: { customer_id: contact.id, tag_id: tag.id } });
 const conversation = await seedConversation(h.db.prisma, ws, contact.id, { messages: ['Hello', 'Are you open today?'] });
@@ -35,6 +48,7 @@ describe('compiled execution', () => {
       missing: contact(id: $missing) { id }
       contacts(limit: 5) { data { id name phone_number metadata updated_at } has_more next_cursor }
       conversationMessages(conversation_id: $conversation) { data { body direction created_at } has_more }
+      contactChannels(customer_id: $id) { channels { type value is_primary } }
     }`;
     const answers = await runs(3, async () => {
       const answer = await h.graphql(key, query, { id: contact.id, missing: MISSING, conversation: conversation.id });
@@ -48,6 +62,7 @@ describe('compiled execution', () => {
       conversation_count: 1,
       metadata: { plan: 'gold' },
     });
+    expect(first.body.data['contactChannels']).toMatchObject({ channels: [{ type: 'phone', value: '+15550001111', is_primary: true }] });
     expect(first.body.data['missing']).toBeNull();
     expect(first.body.errors).toMatchObject([{ path: ['missing'], extensions: { code: 'NOT_FOUND' } }]);
     expect(answers[1]).toBe(answers[0]);
@@ -72,6 +87,14 @@ describe('compiled execution', () => {
       errors: [{ extensions: { code: 'INSUFFICIENT_SCOPE' } }],
     });
     expect(new Set(refused).size).toBe(1);
+  });
+
+  it("has no enum whose values differ from their names (compiled runs answer an enum's value as the resolver gives it)", () => {
+    const enums = Object.values(schema.getTypeMap()).filter(isEnumType);
+    expect(enums.length).toBeGreaterThan(0);
+    for (const type of enums) {
+      for (const value of type.getValues()) expect(value.value, `${type.name}.${value.name}`).toBe(value.name);
+    }
   });
 
   it('runs a mutation document compiled in order, each run on its own data', async () => {

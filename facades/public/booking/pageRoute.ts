@@ -7,6 +7,7 @@ import type { Gateway } from '../../core/gateway.js';
 import { executionFailure } from '../../core/executionFailure.js';
 import type { BookingPageGetQuery } from '../../core/operations.generated.js';
 import { CONTENT_SECURITY_POLICY, renderBookingPage, renderProblemPage } from './page.js';
+import { routeHook } from '../../../infra/http/routeHook.js';
 
 const PAGE_PATH = /^\/book\/([^/]+)$/;
 
@@ -39,17 +40,18 @@ function decoded(segment: string): string | null {
 
 export function useBookingPage(gateway: Gateway): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      const match = PAGE_PATH.exec(url.pathname);
-      if (!match || request.method !== 'GET') return;
-      const publicId = decoded(match[1]!);
-      if (publicId === null) return endResponse(page(404, renderProblemPage(404)));
-      const result = await gateway.run(request, 'BookingPageGet', { public_id: publicId });
-      const booking = (result.data as BookingPageGetQuery | null | undefined)?.bookingPage;
-      if (booking) return endResponse(page(200, renderBookingPage(publicId, booking)));
-      // Whatever the id's fault (unknown, or not an id at all), a person sees that there is no such page.
-      const status = (executionFailure(result)?.status ?? 500) < 500 ? 404 : 500;
-      endResponse(page(status, renderProblemPage(status)));
-    },
+    onRequest: routeHook(
+      ({ request, url }) => (request.method === 'GET' ? PAGE_PATH.exec(url.pathname) : null),
+      async ({ request, endResponse }, match) => {
+        const publicId = decoded(match[1]!);
+        if (publicId === null) return endResponse(page(404, renderProblemPage(404)));
+        const result = await gateway.run(request, 'BookingPageGet', { public_id: publicId });
+        const booking = (result.data as BookingPageGetQuery | null | undefined)?.bookingPage;
+        if (booking) return endResponse(page(200, renderBookingPage(publicId, booking)));
+        // Whatever the id's fault (unknown, or not an id at all), a person sees that there is no such page.
+        const status = (executionFailure(result)?.status ?? 500) < 500 ? 404 : 500;
+        endResponse(page(status, renderProblemPage(status)));
+      },
+    ),
   };
 }

@@ -7,6 +7,7 @@ import type { CalendarFeedQuery } from '../../core/operations.generated.js';
 import { executionFailure, failureOf, failureResponse, INTERNAL_FAILURE } from '../../core/executionFailure.js';
 import { requestState } from '../../../infra/http/requestState.js';
 import { renderCalendar } from './icalendar.js';
+import { routeHook } from '../../../infra/http/routeHook.js';
 
 /** A token is URL-safe base64 text: any other path is no feed (404), without running anything. */
 const FEED_PATH = /^\/calendar\/([A-Za-z0-9_-]+)\.ics$/;
@@ -18,23 +19,25 @@ export function calendarFeedPath(token: string): string {
 
 export function useCalendarFeedRoute(gateway: Gateway): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (!url.pathname.startsWith('/calendar/') || request.method !== 'GET') return;
-      const match = FEED_PATH.exec(url.pathname);
-      if (!match) return endResponse(failureResponse(failureOf('NOT_FOUND', 'Calendar feed not found'), requestState(request).requestId));
-      const result = await gateway.run(request, 'CalendarFeed', { token: match[1] });
-      const feed = (result.data as CalendarFeedQuery | null | undefined)?.calendarFeed;
-      if (!feed) return endResponse(failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestState(request).requestId));
-      endResponse(
-        new Response(renderCalendar(feed), {
-          status: 200,
-          headers: {
-            'content-type': 'text/calendar; charset=utf-8',
-            'content-disposition': 'inline; filename="appointments.ics"',
-            'cache-control': 'private, no-cache',
-          },
-        }),
-      );
-    },
+    onRequest: routeHook(
+      ({ request, url }) => url.pathname.startsWith('/calendar/') && request.method === 'GET',
+      async ({ request, url, endResponse }) => {
+        const match = FEED_PATH.exec(url.pathname);
+        if (!match) return endResponse(failureResponse(failureOf('NOT_FOUND', 'Calendar feed not found'), requestState(request).requestId));
+        const result = await gateway.run(request, 'CalendarFeed', { token: match[1] });
+        const feed = (result.data as CalendarFeedQuery | null | undefined)?.calendarFeed;
+        if (!feed) return endResponse(failureResponse(executionFailure(result) ?? INTERNAL_FAILURE, requestState(request).requestId));
+        endResponse(
+          new Response(renderCalendar(feed), {
+            status: 200,
+            headers: {
+              'content-type': 'text/calendar; charset=utf-8',
+              'content-disposition': 'inline; filename="appointments.ics"',
+              'cache-control': 'private, no-cache',
+            },
+          }),
+        );
+      },
+    ),
   };
 }

@@ -11,6 +11,7 @@ import { requestState } from '../../../infra/http/requestState.js';
 import { executionFailure, failureResponse } from '../../core/executionFailure.js';
 import type { Gateway } from '../../core/gateway.js';
 import type { ProviderCallbackChallengeQuery, ProviderCallbackReceiveMutation } from '../../core/operations.generated.js';
+import { routeHook } from '../../../infra/http/routeHook.js';
 
 /** The callback URL given to the provider is PUBLIC_BASE_URL + this path (app/publicUrls.ts). */
 export const WHATSAPP_CALLBACK_PATH = '/webhooks/whatsapp';
@@ -51,12 +52,14 @@ export function useProviderCallback(gateway: Gateway): Plugin {
   }
 
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (url.pathname !== WHATSAPP_CALLBACK_PATH) return;
-      const { requestId } = requestState(request);
-      if (request.method === 'GET') return endResponse(await handshake(request, url, requestId));
-      if (request.method === 'POST') return endResponse(await receive(request, requestId));
-      endResponse(methodNotAllowed(request, url.pathname, requestId, 'GET, POST'));
-    },
+    onRequest: routeHook(
+      ({ url }) => url.pathname === WHATSAPP_CALLBACK_PATH,
+      async ({ request, url, endResponse }) => {
+        const { requestId } = requestState(request);
+        if (request.method === 'GET') return endResponse(await handshake(request, url, requestId));
+        if (request.method === 'POST') return endResponse(await receive(request, requestId));
+        endResponse(methodNotAllowed(request, url.pathname, requestId, 'GET, POST'));
+      },
+    ),
   };
 }
