@@ -1,5 +1,5 @@
 // Turns a benchmark run into docs/performance.md: the ratios against the baseline, the scaling from ten
-// thousand to a million contacts, REST against the same query through GraphQL, one client's latency, sends,
+// thousand to a million contacts (and to a third scale when the run has one), REST against the same query through GraphQL, one client's latency, sends,
 // webhook fan-out, and each target met or not.
 import { writeFileSync } from 'node:fs';
 import type { LoadResult } from './load.js';
@@ -66,9 +66,11 @@ function loadsOf(report: BenchReport): [string, LoadResult][] {
 
 function targetsOf(report: BenchReport): [string, boolean, string][] {
   const small = report.scales[0]!;
-  const large = report.scales.at(-1)!;
+  const large = report.scales[1] ?? small;
+  // A third scale (BENCH_HUGE_CONTACTS) is judged against the large one: its reads' p99 and its searches.
+  const huge = report.scales[2];
   const targets: [string, boolean, string][] = [];
-  for (const scale of report.scales) {
+  for (const scale of [small, large]) {
     // Issue 39: reads within reach of the floor; searches under load at least 0.6 of the baseline's.
     for (const name of Object.keys(scale.baseline)) {
       const r = scale.service[name]!.requests_per_sec / Math.max(1, scale.baseline[name]!.requests_per_sec);
@@ -79,21 +81,29 @@ function targetsOf(report: BenchReport): [string, boolean, string][] {
       targets.push([`${name} p99 ≤ 1.5 × the baseline's at ${scale.contacts}`, p99 <= 1.5, p99.toFixed(2)]);
     }
   }
-  for (const name of ['contacts_search_name', 'contacts_search_phone', 'contacts_search_email']) {
-    const p50 = large.latency[name]!.p50_ms;
-    targets.push([`${name} p50 < 10 ms at ${large.contacts} (one client)`, p50 < 10, `${p50} ms`]);
+  for (const scale of huge ? [large, huge] : [large]) {
+    for (const name of ['contacts_search_name', 'contacts_search_phone', 'contacts_search_email']) {
+      const p50 = scale.latency[name]!.p50_ms;
+      targets.push([`${name} p50 < 10 ms at ${scale.contacts} (one client)`, p50 < 10, `${p50} ms`]);
+    }
   }
   for (const name of ['contacts_list', 'contacts_search_name', 'contacts_search_phone', 'contacts_search_email', 'contacts_get']) {
     const r = large.service[name]!.p99_ms / Math.max(1, small.service[name]!.p99_ms);
     targets.push([`${name} p99 at ${large.contacts} ≤ 1.5 × p99 at ${small.contacts}`, r <= 1.5, r.toFixed(2)]);
   }
-  for (const [list, byKind] of Object.entries(large.searches ?? {})) {
-    for (const [kind, result] of Object.entries(byKind)) {
-      targets.push([
-        `${list} search, ${kind} terms, at ${large.contacts} contacts: p50 < 10 ms and p99 < 50 ms (one client)`,
-        result.p50_ms < 10 && result.p99_ms < 50,
-        `${result.p50_ms} / ${result.p99_ms} ms`,
-      ]);
+  for (const [name, result] of Object.entries(huge?.service ?? {})) {
+    const r = result.p99_ms / Math.max(1, large.service[name]!.p99_ms);
+    targets.push([`${name} p99 at ${huge!.contacts} ≤ 1.5 × p99 at ${large.contacts}`, r <= 1.5, r.toFixed(2)]);
+  }
+  for (const scale of huge ? [large, huge] : [large]) {
+    for (const [list, byKind] of Object.entries(scale.searches ?? {})) {
+      for (const [kind, result] of Object.entries(byKind)) {
+        targets.push([
+          `${list} search, ${kind} terms, at ${scale.contacts} contacts: p50 < 10 ms and p99 < 50 ms (one client)`,
+          result.p50_ms < 10 && result.p99_ms < 50,
+          `${result.p50_ms} / ${result.p99_ms} ms`,
+        ]);
+      }
     }
   }
   const messagesRead = 'conversation_messages';
@@ -254,7 +264,7 @@ export function writeReport(report: BenchReport, path: string, analysis = ''): v
   lines.push('', '## Where the service spends its CPU', '');
   for (const profile of report.profiles) {
     lines.push(
-      `\`${profile.read}\` at the largest scale, ${profile.requests} requests: ${profile.cpu_ms_per_request} ms of service CPU per request (the process busy ${profile.busy_percent}% of the time; the rest of the two cores is PostgreSQL and the load generator).`,
+      `\`${profile.read}\` at ${(report.scales[1] ?? report.scales[0]!).contacts} contacts, ${profile.requests} requests: ${profile.cpu_ms_per_request} ms of service CPU per request (the process busy ${profile.busy_percent}% of the time; the rest of the two cores is PostgreSQL and the load generator).`,
       '',
       "| part | share of the service's CPU |",
       '|---|---|',

@@ -1,6 +1,6 @@
 // `npm run bench`: seeds PostgreSQL with the benchmark data set (resumable), starts the real service and
 // a raw node:http + pg baseline, drives both with autocannon, and writes bench/results/<stamp>.json and
-// docs/performance.md. Settings: BENCH_DATABASE_URL, BENCH_CONTACTS, BENCH_SMALL_CONTACTS, BENCH_EMBEDDED_CONTACTS, BENCH_SECONDS,
+// docs/performance.md. Settings: BENCH_DATABASE_URL, BENCH_CONTACTS, BENCH_SMALL_CONTACTS, BENCH_HUGE_CONTACTS, BENCH_EMBEDDED_CONTACTS, BENCH_SECONDS,
 // BENCH_CONNECTIONS, BENCH_LATENCY_SECONDS, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_SUBSCRIPTIONS, BENCH_SUBSCRIBERS,
 // BENCH_LIVE_MESSAGES (README, "Benchmarks").
 import { execSync } from 'node:child_process';
@@ -33,6 +33,8 @@ const settings = {
   databaseUrl: process.env['BENCH_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/crm_bench',
   contacts: Number(process.env['BENCH_CONTACTS'] ?? (quick ? 100_000 : 1_000_000)),
   smallContacts: Number(process.env['BENCH_SMALL_CONTACTS'] ?? 10_000),
+  /** A third workspace, measured after the large one (0: none): whether reads hold at ten times its size. */
+  hugeContacts: Number(process.env['BENCH_HUGE_CONTACTS'] ?? 0),
   /** The embedded database is seeded anew by every run (PGlite's writes are slow), so `--quick` gives it fewer. */
   embeddedContacts: Number(process.env['BENCH_EMBEDDED_CONTACTS'] ?? (quick ? 2_000 : 10_000)),
   messagesPerConversation: Number(process.env['BENCH_MESSAGES_PER_CONVERSATION'] ?? 5),
@@ -68,7 +70,13 @@ async function ensureDatabase(url: string) {
 
 type BenchWorkspace = { id: string; integrationId: string; key: string };
 
-async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace; other: BenchWorkspace; live: LiveWorkspace }> {
+async function prepare(): Promise<{
+  large: BenchWorkspace;
+  small: BenchWorkspace;
+  huge?: BenchWorkspace;
+  other: BenchWorkspace;
+  live: LiveWorkspace;
+}> {
   await ensureDatabase(settings.databaseUrl);
   // Building a deferred index of a large seed takes minutes, past the service's statement time-out.
   const db = await openDatabase({ url: settings.databaseUrl, poolSize: cpus().length + 2, statementTimeoutMs: SEED_STATEMENT_TIMEOUT_MS });
@@ -95,6 +103,7 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
     ['bench-other-3', 2_000],
     [`bench-${settings.smallContacts}`, settings.smallContacts],
     [`bench-${settings.contacts}`, settings.contacts],
+    ...(settings.hugeContacts > 0 ? [[`bench-${settings.hugeContacts}`, settings.hugeContacts] as [string, number]] : []),
   ];
   const seeded: SeedPlan[] = [];
   for (const [name, contacts] of planned) seeded.push(await workspace(name, contacts));
@@ -104,15 +113,18 @@ async function prepare(): Promise<{ large: BenchWorkspace; small: BenchWorkspace
     return { id: plan.workspaceId, integrationId: plan.integrationId, key: api_key };
   };
   const [other, small, large] = [await keyed(seeded[0]!), await keyed(seeded[3]!), await keyed(seeded[4]!)];
+  const huge = seeded[5] ? await keyed(seeded[5]) : undefined;
   // Earlier runs' send loads left their messages, the newest rows of the table: every run starts from the seeded data.
-  const removed = await db.prisma.message.deleteMany({ where: { sender_type: 'api_key', company_id: { in: [small.id, large.id] } } });
+  const removed = await db.prisma.message.deleteMany({
+    where: { sender_type: 'api_key', company_id: { in: [small.id, large.id, ...(huge ? [huge.id] : [])] } },
+  });
   if (removed.count > 0) await db.sql.exec('VACUUM (ANALYZE) messages');
   // Live updates get a new workspace each run: its inbound webhooks need the integration's app secret, which
   // only creation shows.
   const created = await createWorkspace(services, { name: `bench-live-${Date.now()}`, email: 'bench@live.example.com' });
   const live = { key: created.api_key, phoneNumberId: created.phone_number_id, appSecret: created.app_secret };
   await db.close();
-  return { large, small, other, live };
+  return { large, small, ...(huge ? { huge } : {}), other, live };
 }
 
 /** A request to the service, which presents a self-signed certificate. */
@@ -318,7 +330,7 @@ async function runSubscribers(env: Record<string, string>, live: LiveWorkspace):
 
 async function main() {
   const started = new Date();
-  const { large, small, other, live } = await prepare();
+  const { large, small, huge, other, live } = await prepare();
   // The per-key rate limit (100 a minute) would answer almost every request with 429: the bench measures the
   // API behind it, so it lifts the limit for its own service process.
   const env = {
@@ -340,6 +352,7 @@ async function main() {
     const scales = [
       await runScale(service, baseline, small, settings.smallContacts, pool),
       await runScale(service, baseline, large, settings.contacts, pool),
+      ...(huge ? [await runScale(service, baseline, huge, settings.hugeContacts, pool)] : []),
     ];
     console.log(`  POST /messages (service RSS so far ${service.maxRssMb()} MB)`);
     const sends = await measureSends({ service, workspace: small }, pool);
