@@ -18,6 +18,8 @@ const DEFAULT_WINDOW = 1000;
 /** The most rows read in order after the first window, in first windows, for a term that the first window showed
  * to be common: 20,000 contacts or messages, 6,000 conversations (whose rows cost more to test). */
 const LONGEST_FURTHER_WINDOW = 20;
+/** Matches beyond twice the missing ones that the further window is sized to hold (matchingInOrder). */
+const FURTHER_SPARE = 10;
 /** Shorter terms have no trigram: they are found through a short-gram index. */
 const SHORTEST_TRIGRAM_TERM = 3;
 
@@ -106,13 +108,17 @@ const named = (name: string) => Prisma.raw(name);
  * position that `start` selects (from the list's start when null). Its steps are the arms of one UNION ALL under the
  * LIMIT: PostgreSQL runs the arms of an Append one after another and stops pulling once the limit is reached, so a
  * later step (and the materialized relations only it reads) runs only when the earlier ones left the page short.
- * The further window's length is the first window's verdict: `(take − found) × window × 2 ÷ found` rows, none when
- * the term was not seen there or would need more than LONGEST_FURTHER_WINDOW windows (its candidates are then fewer
- * to fetch through an index than rows to read in order).
+ * The further window's length is the first window's verdict: the rows that hold, at the density the first window
+ * saw, twice the matches still missing and FURTHER_SPARE more, `((take − found) × 2 + FURTHER_SPARE) × window ÷
+ * found`; none when the term was not seen there or would need more than LONGEST_FURTHER_WINDOW windows (its
+ * candidates are then fewer to fetch through an index than rows to read in order). The spare matches are for a page
+ * a few short: twice one missing match is two expected in the rows read, none there one time in seven, and the
+ * index step that follows fetches every older match of a term that common (62,000 candidates, 330 ms, for a last
+ * name one short of its page at a million contacts).
  */
 export function matchingInOrder(list: SearchableList, start: Prisma.Sql | null, take: number): Prisma.Sql {
   const window = list.window ?? DEFAULT_WINDOW;
-  const perFound = Prisma.sql`(${take} - found) * ${2 * window}::numeric / found`;
+  const perFound = Prisma.sql`((${take} - found) * 2 + ${FURTHER_SPARE}) * ${window}::numeric / found`;
   return Prisma.sql`
     WITH ${start ? Prisma.sql`start_at AS MATERIALIZED (${start}),` : Prisma.empty}
     recent AS MATERIALIZED (${list.after(start ? named('start_at') : null, Prisma.sql`${window}::int`)}),

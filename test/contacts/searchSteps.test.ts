@@ -1,0 +1,60 @@
+// Which step of the search statement (resolvers/shared/substringSearch.ts) answers a page, read from the statement's
+// own executed plan: a term the newest rows show to be common, one match short of its page, is completed by the
+// further window, read in order, and never by the index step, which would fetch every older match of the term (a
+// last name one short of its page at a million contacts took 330 ms that way); a rare term does reach the index
+// step, which shows that the plan tells the steps apart. 1,100 contacts: the newest 1,000 hold 50 matches of the
+// common term, the next 80 none, the oldest 20 all match.
+import { v7 as uuidv7 } from 'uuid';
+import { describe, expect, it } from 'vitest';
+import { CONTACTS } from '../../resolvers/contacts/search.js';
+import { newestFirstMatches } from '../../resolvers/shared/substringSearch.js';
+import { openHarness } from '../support/harness.js';
+
+const h = await openHarness();
+const ws = await h.workspace('Search steps');
+const TOTAL = 1_100;
+const start = Date.now() - TOTAL * 1000;
+const names = Array.from({ length: TOTAL }, (_, ordinal) => {
+  const common = ordinal < 20 || (ordinal >= 100 && ordinal % 20 === 0);
+  return ordinal === 5 ? 'Zyx Rarely 5' : `${common ? 'Ana Kowalski' : 'Ana Silva'} ${ordinal}`;
+});
+await h.db.sql.query(
+  `INSERT INTO customers (id, company_id, name, phone_number, created_at, updated_at)
+   SELECT id, $1::uuid, name, '+1555' || lpad(ordinal::text, 7, '0'), now(), now()
+   FROM unnest($2::uuid[], $3::text[]) WITH ORDINALITY AS given(id, name, ordinal)`,
+  [ws.workspace_id, names.map((_, ordinal) => uuidv7({ msecs: start + ordinal * 1000 })), names],
+);
+await h.db.sql.query('ANALYZE customers');
+
+type PlanNode = { Alias?: string; 'Actual Loops': number; Plans?: PlanNode[] };
+
+/** The page's ids and how many times the index step's reads of the contacts (aliased `candidate`, however the
+ * planner reads them) ran while answering it. */
+async function answer(term: string): Promise<{ ids: string[]; lookups: number }> {
+  const statement = newestFirstMatches(CONTACTS, ws.workspace_id, term, null, 51);
+  const ids = (await h.db.sql.query<{ id: string }>(statement.text, statement.values)).map((row) => row.id);
+  const [explained] = await h.db.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
+  const raw = explained!['QUERY PLAN'];
+  const [{ Plan }] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }];
+  let lookups = 0;
+  const visit = (node: PlanNode) => {
+    if (node.Alias?.startsWith('candidate')) lookups += node['Actual Loops'];
+    node.Plans?.forEach(visit);
+  };
+  visit(Plan);
+  return { ids, lookups };
+}
+
+describe('the steps of a contact search', () => {
+  it('completes a common term one match short of its page from the further window, without the index step', async () => {
+    const { ids, lookups } = await answer('kowalski');
+    expect(ids).toHaveLength(51);
+    expect(lookups).toBe(0);
+  });
+
+  it('reaches the index step for a rare term', async () => {
+    const { ids, lookups } = await answer('zyx');
+    expect(ids).toHaveLength(1);
+    expect(lookups).toBeGreaterThan(0);
+  });
+});
