@@ -23,7 +23,6 @@ import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { pathParameters } from './paths.js';
 import { Response } from '../../infra/http/fetchApi.js';
 import type { MediaFiles } from '../../infra/media/mediaFiles.js';
-import { routeHook } from '../../infra/http/routeHook.js';
 
 export type RestFacadeOptions = {
   gateway: Gateway;
@@ -64,21 +63,19 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     ...DOCS_PATHS.map((path) => [path, () => docsResponse(path)] as const),
   ]);
   return {
-    onRequest: routeHook(
-      ({ request, url, endResponse }) => {
-        const document = documents.get(url.pathname);
-        if (document) {
-          const { requestId } = requestState(request);
-          endResponse(request.method === 'GET' ? document() : methodNotAllowed(request, url.pathname, requestId, 'GET'));
-          return false;
-        }
-        return url.pathname.startsWith(`${REST_BASE_PATH}/`) && !SOFA_SUBSCRIPTIONS.test(url.pathname);
-      },
-      async ({ request, url, endResponse }) => {
-        const response = await router.handle(request, url, requestState(request).requestId);
+    // Synchronous for every request that is not a REST route's (infra/http/routeHook.ts says why).
+    onRequest({ request, url, endResponse }) {
+      const { requestId } = requestState(request);
+      const document = documents.get(url.pathname);
+      if (document) {
+        endResponse(request.method === 'GET' ? document() : methodNotAllowed(request, url.pathname, requestId, 'GET'));
+        return;
+      }
+      if (!url.pathname.startsWith(`${REST_BASE_PATH}/`) || SOFA_SUBSCRIPTIONS.test(url.pathname)) return;
+      return router.handle(request, url, requestId).then((response) => {
         if (response) endResponse(response);
-      },
-    ),
+      });
+    },
   };
 }
 

@@ -4,7 +4,7 @@
 // decides synchronously whether the request is its own, and only then goes async.
 import type { Plugin } from 'graphql-yoga';
 
-export type OnRequestPayload = Parameters<NonNullable<Plugin['onRequest']>>[0];
+type OnRequestPayload = Parameters<NonNullable<Plugin['onRequest']>>[0];
 
 /** An onRequest hook that runs `answer` for the requests `select` picks (what it returns, when truthy, is handed to
  * `answer`) and lets the others through without a promise. */

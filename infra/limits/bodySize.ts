@@ -5,25 +5,21 @@
 import type { Plugin } from 'graphql-yoga';
 import { payloadTooLarge } from '../http/errorResponse.js';
 import { carryRequestState, requestState } from '../http/requestState.js';
-import { routeHook, type OnRequestPayload } from '../http/routeHook.js';
 
 export function useBodySizeLimit(maxBytes: number): Plugin {
-  // The rest of the body is not wanted: closing beats reading it only to throw it away.
-  const tooLarge = (request: Request, endResponse: OnRequestPayload['endResponse']) =>
-    endResponse(payloadTooLarge(maxBytes, requestState(request).requestId, { connection: 'close' }));
   return {
-    onRequest: routeHook(
-      ({ request, endResponse }) => {
-        if (!request.body) return false;
-        const declared = request.headers.get('content-length');
-        if (declared === null) return request.body;
-        if (Number(declared) > maxBytes) tooLarge(request, endResponse);
-        return false;
-      },
-      // A body without a declared length is read here, up to the limit.
-      async ({ request, setRequest, endResponse, fetchAPI }, stream) => {
-        const body = await readAtMost(stream, maxBytes);
-        if (!body) return tooLarge(request, endResponse);
+    // Synchronous unless a body without a declared length has to be read (infra/http/routeHook.ts says why).
+    onRequest({ request, setRequest, endResponse, fetchAPI }) {
+      if (!request.body) return;
+      // The rest of the body is not wanted: closing beats reading it only to throw it away.
+      const tooLarge = () => endResponse(payloadTooLarge(maxBytes, requestState(request).requestId, { connection: 'close' }));
+      const declared = request.headers.get('content-length');
+      if (declared !== null) {
+        if (Number(declared) > maxBytes) tooLarge();
+        return;
+      }
+      return readAtMost(request.body, maxBytes).then((body) => {
+        if (!body) return tooLarge();
         const buffered = new fetchAPI.Request(request.url, {
           method: request.method,
           headers: request.headers,
@@ -32,8 +28,8 @@ export function useBodySizeLimit(maxBytes: number): Plugin {
         });
         carryRequestState(request, buffered);
         setRequest(buffered);
-      },
-    ),
+      });
+    },
   };
 }
 
