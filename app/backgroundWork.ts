@@ -1,5 +1,5 @@
 // The background workers of a process, started together and stopped through the shutdown registry: webhook
-// delivery with the event pruner, the report mark sweeper and the sandbox's template reviews, campaigns, AI agent runs and automations, each
+// delivery with the event pruner, the report day keeper and the sandbox's template reviews, campaigns, AI agent runs and automations, each
 // when asked for. The server runs them in process (WEBHOOK_WORKERS, CAMPAIGN_WORKERS, AGENT_WORKERS,
 // AUTOMATION_WORKERS) and `npm run worker` alone.
 import type { Logger } from 'pino';
@@ -17,7 +17,7 @@ import type { RunOperation } from '../workers/agent/operations.js';
 import { startEventPruner } from '../workers/events/pruner.js';
 import { startAutomationWorker } from '../workers/automations/worker.js';
 import { startTemplateReviewer } from '../workers/templates/reviewer.js';
-import { startMarkSweeper } from '../workers/reports/markSweeper.js';
+import { startDayKeeper } from '../workers/reports/dayKeeper.js';
 
 /** The agent's way to the facades' operations: the gateway's in-process runner, under the call's actor (whose
  * scopes the schema checks as for any key) and its Idempotency-Key. Workers import no schema and no facade. */
@@ -55,9 +55,8 @@ export function startBackgroundWork(
       logger,
     );
     shutdown.register({ name: 'event pruner', stage: 'drain', stop: () => eventPruner.stop() });
-    // Marks unconsumed for a day are swept as often as events are pruned.
-    const markSweeper = startMarkSweeper(services, { pollMs: settings.EVENT_PRUNE_INTERVAL_MS }, logger);
-    shutdown.register({ name: 'report mark sweeper', stage: 'drain', stop: () => markSweeper.stop() });
+    const dayKeeper = startDayKeeper(services, { pollMs: settings.REPORT_DAYS_INTERVAL_MS }, logger);
+    shutdown.register({ name: 'report day keeper', stage: 'drain', stop: () => dayKeeper.stop() });
     // The sandbox's template reviews are decided as its webhooks would be: with the webhook workers.
     const templateReviewer = startTemplateReviewer(services, { pollMs: TEMPLATE_REVIEW_POLL_MS }, logger);
     shutdown.register({ name: 'template reviewer', stage: 'drain', stop: () => templateReviewer.stop() });

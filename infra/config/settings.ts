@@ -113,6 +113,7 @@ const schema = z
     WEBHOOK_CA_FILE: z.string().min(1).optional(),
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     EVENT_PRUNE_INTERVAL_MS: milliseconds.default(3_600_000),
+    REPORT_DAYS_INTERVAL_MS: milliseconds.default(300_000),
     CAMPAIGN_WORKERS: boolean.default(true),
     CAMPAIGN_SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_CAMPAIGN_SEND_RATE).default(60),
     CAMPAIGN_POLL_MS: milliseconds.default(1000),

@@ -4,7 +4,7 @@
 // origin" with one binary search (width_bucket) over their starts, so business seconds between two instants are
 // B(end) − B(start) at the cost of two lookups a row. A year of weekday hours is about 260 intervals.
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import type { Context } from '../shared/context.js';
+import type { Services } from '../shared/context.js';
 import { openIntervals } from '../workspace/businessHours.js';
 import { businessHoursOf } from '../workspace/businessHoursSettings.js';
 import type { Interval } from '../scheduling/availability.js';
@@ -24,7 +24,7 @@ function merged(intervals: Interval[]): Interval[] {
 
 /** The clock over [from, to), widened back to the workspace's first conversation (a resolution starts when its
  * conversation was created, however long ago) and on to now (a first response may come after `to`). */
-export async function businessClock(ctx: Context, workspaceId: string, from: Date, to: Date): Promise<BusinessClock> {
+export async function businessClock(ctx: Pick<Services, 'prisma'>, workspaceId: string, from: Date, to: Date): Promise<BusinessClock> {
   const [hours, first] = await Promise.all([
     businessHoursOf(ctx.prisma, workspaceId),
     ctx.prisma.conversation.findFirst({ where: { company_id: workspaceId }, orderBy: { created_at: 'asc' }, select: { created_at: true } }),

@@ -1,13 +1,14 @@
 // Kept days: the conversations report's figures per day of the workspace (report_days, migration 0041), so that a
 // year by day is merged from 366 rows instead of counted from every conversation and message of the year. A day is
 // computed from the same facts the report counts (conversationFacts.ts) and kept until something it counts changes:
-// triggers mark the UTC hour of every such change (report_changes), whoever writes it; the next report over that
-// hour computes its days again and consumes the marks it saw; marks no report consumed within a day are swept
-// (forgetMarkedDays): their days are kept as "to compute again". Only an unfiltered report cut in whole days of the
-// workspace's own time zone reads kept days; any other is counted straight from the facts.
+// triggers mark the UTC hour of every such change (report_changes), whoever writes it; the next computation of the
+// days that hour touches consumes the marks it saw. Days that have ended are computed ahead of the reports, outside
+// any request (dayKeeper.ts); a report computes what is still missing or marked, usually only today. Only an
+// unfiltered report cut in whole days of the workspace's own time zone reads kept days; any other is counted straight
+// from the facts.
 import { DateTime } from 'luxon';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import type { Context, Services } from '../shared/context.js';
+import type { Services } from '../shared/context.js';
 import { businessClock } from './businessClock.js';
 import { conversationFacts, type ConversationFigures } from './conversationFacts.js';
 import { isFiltered, type ReportScope } from './scope.js';
@@ -81,6 +82,8 @@ export function figuresOfDays(days: DayFigures[]): ConversationFigures {
   };
 }
 
+export type Database = Pick<Services, 'prisma'>;
+
 type FigureRow = {
   day: string;
   figure: Count | Duration;
@@ -91,7 +94,7 @@ type FigureRow = {
 };
 
 /** The figures of the days of [from, to) (local midnights), counted from the facts, with a sketch of each duration. */
-async function computeDays(ctx: Context, scope: ReportScope, from: Date, to: Date): Promise<Map<string, DayFigures>> {
+async function computeDays(ctx: Database, scope: ReportScope, from: Date, to: Date): Promise<Map<string, DayFigures>> {
   const dayScope: ReportScope = { ...scope, from, to, interval: 'day' };
   const clock = await businessClock(ctx, scope.workspaceId, from, to);
   const dayOf = (bucket: Prisma.Sql) => Prisma.sql`to_char(${bucket} AT TIME ZONE ${scope.timeZone}, 'YYYY-MM-DD')`;
@@ -136,7 +139,6 @@ async function computeDays(ctx: Context, scope: ReportScope, from: Date, to: Dat
 
 type Mark = { hour: Date; backend: number; version: number };
 type MarkJson = Omit<Mark, 'hour'> & { hour: string };
-type Database = Pick<Services, 'prisma'>;
 
 /** SQL aggregate: the marks `r` as a JSON array (MarkJson). */
 const MARKS_JSON = Prisma.sql`json_agg(json_build_object('hour', r.hour, 'backend', r.backend, 'version', r.version))`;
@@ -152,7 +154,7 @@ const marksOf = (json: MarkJson[] | null): Mark[] => (json ?? []).map((mark) => 
  * read at, and the workspace's business hours then (as JSON text; kept days are computed with them). */
 type Reading = { asOf: string; marks: Mark[]; businessHours: string | null };
 
-async function readMarks(ctx: Context, scope: ReportScope): Promise<Reading> {
+async function readMarks(ctx: Database, scope: ReportScope): Promise<Reading> {
   const [read] = await ctx.prisma.$queryRaw<{ as_of: string; marks: MarkJson[] | null; business_hours: string | null }[]>`
     SELECT statement_timestamp()::text AS as_of, w.business_hours::text AS business_hours,
            (SELECT ${MARKS_JSON} FROM report_changes r
@@ -161,34 +163,31 @@ async function readMarks(ctx: Context, scope: ReportScope): Promise<Reading> {
   return { asOf: read!.as_of, marks: marksOf(read!.marks), businessHours: read!.business_hours };
 }
 
-/** Keeps days as computed at `asOf` (null: to compute again), unless a computation from a later snapshot kept them
- * first. Computed days (`computedWith`: the business hours read before computing them) are kept only while the
- * workspace still has those hours and `zone`: its row is read FOR SHARE, so a change of either waits for this statement
- * (its trigger then drops what was kept) or, made first, leaves nothing kept from the hours it replaced. */
+/** Keeps days as computed at `asOf`, unless a computation from a later snapshot kept them first, and only while the
+ * workspace still has the business hours read before computing them (`computedWith`) and `zone`: its row is read FOR
+ * SHARE, so a change of either waits for this statement (its trigger then drops what was kept) or, made first, leaves
+ * nothing kept from the hours it replaced. */
 async function keep(
   ctx: Database,
   workspaceId: string,
   zone: string,
   asOf: string,
-  days: Map<string, DayFigures | null>,
-  computedWith?: { businessHours: string | null },
+  days: Map<string, DayFigures>,
+  computedWith: { businessHours: string | null },
 ): Promise<void> {
-  const unchanged = computedWith
-    ? Prisma.sql`EXISTS (SELECT FROM workspaces w WHERE w.id = ${workspaceId}::uuid AND w.time_zone = ${zone}
-        AND w.business_hours IS NOT DISTINCT FROM ${computedWith.businessHours}::jsonb FOR SHARE)`
-    : Prisma.sql`TRUE`;
   await ctx.prisma.$executeRaw`
     INSERT INTO report_days (company_id, day, time_zone, figures, computed_at)
     SELECT ${workspaceId}::uuid, d.day, ${zone}, d.figures::jsonb, ${asOf}::timestamptz
-    FROM unnest(${[...days.keys()]}::date[], ${[...days.values()].map((day) => (day ? JSON.stringify(day) : null))}::text[]) AS d(day, figures)
-    WHERE ${unchanged}
+    FROM unnest(${[...days.keys()]}::date[], ${[...days.values()].map((day) => JSON.stringify(day))}::text[]) AS d(day, figures)
+    WHERE EXISTS (SELECT FROM workspaces w WHERE w.id = ${workspaceId}::uuid AND w.time_zone = ${zone}
+      AND w.business_hours IS NOT DISTINCT FROM ${computedWith.businessHours}::jsonb FOR SHARE)
     ON CONFLICT (company_id, day) DO UPDATE
       SET time_zone = EXCLUDED.time_zone, figures = EXCLUDED.figures, computed_at = EXCLUDED.computed_at
       WHERE report_days.computed_at <= EXCLUDED.computed_at`;
 }
 
 /** Removes the marks the days were computed after, unless marked again since (a new version) or being marked now
- * (locked by a writer still in its transaction): those stay for the next report. */
+ * (locked by a writer still in its transaction): those stay for the next computation. */
 async function consume(ctx: Database, workspaceId: string, marks: Mark[]): Promise<void> {
   if (marks.length === 0) return;
   await ctx.prisma.$executeRaw`
@@ -202,15 +201,25 @@ async function consume(ctx: Database, workspaceId: string, marks: Mark[]): Promi
     WHERE r.company_id = ${workspaceId}::uuid AND r.hour = consumed.hour AND r.backend = consumed.backend`;
 }
 
-/** The kept figures of every day of the scope's range, computing those missing or changed since. */
-async function refreshDays(ctx: Context, scope: ReportScope): Promise<Map<string, DayFigures>> {
+/** What one refresh computes: runs of consecutive days of at most `daysPerQuery`, each one query, and at most
+ * `queries` of them (a refresh that stops there leaves the rest for the next); `figures`: whether the kept days'
+ * figures are read too, for an answer, or only which days are kept. */
+type Refresh = { daysPerQuery: number; queries: number; figures: boolean };
+
+/** The figures of the days of the scope's range that are kept and unchanged, or computed now (within `refresh`; their
+ * figures are null when not read), and whether days were left to compute. */
+async function refreshDays(
+  ctx: Database,
+  scope: ReportScope,
+  refresh: Refresh,
+): Promise<{ days: Map<string, DayFigures | null>; more: boolean }> {
   const zone = scope.timeZone;
   const rangeDays = localDays(scope.from, scope.to, zone);
   const reading = await readMarks(ctx, scope);
   const { asOf, marks } = reading;
-  const kept = await ctx.prisma.$queryRaw<{ day: string; figures: DayFigures }[]>`
-    SELECT day::text AS day, figures FROM report_days
-    WHERE company_id = ${scope.workspaceId}::uuid AND time_zone = ${zone} AND figures IS NOT NULL
+  const kept = await ctx.prisma.$queryRaw<{ day: string; figures: DayFigures | null }[]>`
+    SELECT day::text AS day, ${refresh.figures ? Prisma.sql`figures` : Prisma.sql`NULL::jsonb`} AS figures FROM report_days
+    WHERE company_id = ${scope.workspaceId}::uuid AND time_zone = ${zone}
       AND day >= ${rangeDays[0]}::date AND day <= ${rangeDays.at(-1)}::date`;
   const days = new Map(kept.map((row) => [row.day, row.figures]));
   for (const mark of marks) for (const day of daysOfHour(mark.hour, zone)) days.delete(day);
@@ -219,57 +228,56 @@ async function refreshDays(ctx: Context, scope: ReportScope): Promise<Map<string
   rangeDays.forEach((day, index) => {
     if (days.has(day)) return;
     const run = runs.at(-1);
-    if (run && run.at(-1) === rangeDays[index - 1] && run.length < DAYS_PER_QUERY) run.push(day);
+    if (run && run.at(-1) === rangeDays[index - 1] && run.length < refresh.daysPerQuery) run.push(day);
     else runs.push([day]);
   });
-  for (const run of runs) {
+  const computedDays = new Set<string>();
+  for (const run of runs.slice(0, refresh.queries)) {
     const from = DateTime.fromISO(run[0]!, { zone }).toJSDate();
     const to = DateTime.fromISO(run.at(-1)!, { zone }).plus({ days: 1 }).toJSDate();
     const computed = await computeDays(ctx, scope, from, to);
     await keep(ctx, scope.workspaceId, zone, asOf, computed, reading);
-    for (const [day, figures] of computed) days.set(day, figures);
+    for (const [day, figures] of computed) {
+      days.set(day, figures);
+      computedDays.add(day);
+    }
   }
-  // A mark whose hour reaches past the range (a zone whose days start on the half hour) also dates a day that was not
-  // computed: it stays.
+  // A mark is consumed once every day it dates has been computed after it was read: a mark whose hour reaches past
+  // the range (a zone whose days start on the half hour), or whose second day was left for the next refresh, stays.
   await consume(
     ctx,
     scope.workspaceId,
-    marks.filter((mark) => mark.hour >= scope.from && mark.hour.getTime() + HOUR <= scope.to.getTime()),
+    marks.filter((mark) => daysOfHour(mark.hour, zone).every((day) => computedDays.has(day))),
   );
-  return days;
+  return { days, more: runs.length > refresh.queries };
 }
 
 /** One refresh of a workspace's days at a time in this process: reports asked together (a dashboard's first load)
- * wait for the first to compute and find the days kept, rather than each computing the same year. */
+ * wait for the first to compute and find the days kept, rather than each computing the same year; so do a report and
+ * the day keeper. */
 const refreshing = new Map<string, Promise<unknown>>();
 
-/** The figures of each day of the scope's range (local date → figures), for a scope that readsKeptDays. */
-export async function keptDays(ctx: Context, scope: ReportScope): Promise<Map<string, DayFigures>> {
-  const before = refreshing.get(scope.workspaceId) ?? Promise.resolve();
-  const mine = before.catch(() => undefined).then(() => refreshDays(ctx, scope));
-  refreshing.set(scope.workspaceId, mine);
-  try {
-    return await mine;
-  } finally {
-    if (refreshing.get(scope.workspaceId) === mine) refreshing.delete(scope.workspaceId);
-  }
+function refreshAlone<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
+  const before = refreshing.get(workspaceId) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(work);
+  refreshing.set(workspaceId, mine);
+  return mine.finally(() => {
+    if (refreshing.get(workspaceId) === mine) refreshing.delete(workspaceId);
+  });
 }
 
-/** Sweeps the marks of hours before `before` that no report consumed, for up to `workspaces` workspaces: their days
- * are kept as "to compute again" (a day computed meanwhile from a later snapshot stays), so that marks do not pile up
- * for days nobody reports on. Returns how many workspaces it swept. */
-export async function forgetMarkedDays(ctx: Database, before: Date, workspaces: number): Promise<number> {
-  const swept = await ctx.prisma.$queryRaw<{ company_id: string; time_zone: string; as_of: string; marks: MarkJson[] }[]>`
-    SELECT w.id::text AS company_id, w.time_zone, statement_timestamp()::text AS as_of, ${MARKS_JSON} AS marks
-    FROM report_changes r JOIN workspaces w ON w.id = r.company_id
-    WHERE r.hour < ${before}
-    GROUP BY w.id, w.time_zone
-    LIMIT ${workspaces}`;
-  for (const workspace of swept) {
-    const marks = marksOf(workspace.marks);
-    const days = new Set(marks.flatMap((mark) => daysOfHour(mark.hour, workspace.time_zone)));
-    await keep(ctx, workspace.company_id, workspace.time_zone, workspace.as_of, new Map([...days].map((day) => [day, null])));
-    await consume(ctx, workspace.company_id, marks);
-  }
-  return swept.length;
+/** The figures of each day of the scope's range (local date → figures), for a scope that readsKeptDays, computing
+ * those missing or changed since. */
+export async function keptDays(ctx: Database, scope: ReportScope): Promise<Map<string, DayFigures>> {
+  const { days } = await refreshAlone(scope.workspaceId, () =>
+    refreshDays(ctx, scope, { daysPerQuery: DAYS_PER_QUERY, queries: Infinity, figures: true }),
+  );
+  return days as Map<string, DayFigures>;
+}
+
+/** Computes the first run of days of the scope's range that are missing or changed since, `daysPerQuery` at most;
+ * resolves true when more are left. */
+export async function computeStaleDays(ctx: Database, scope: ReportScope, daysPerQuery: number): Promise<boolean> {
+  const { more } = await refreshAlone(scope.workspaceId, () => refreshDays(ctx, scope, { daysPerQuery, queries: 1, figures: false }));
+  return more;
 }

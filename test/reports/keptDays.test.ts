@@ -5,9 +5,10 @@
 // hour, and again after each kind of change a kept day must see: a late answer to an old day's message, a reopening,
 // a closing, a removed message, new business hours. Each comparison is a GraphQL query, as a dashboard makes it.
 import { describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
 import { openHarness } from '../support/harness.js';
 import { graphqlCalls } from '../support/results.js';
-import { forgetMarkedDays } from '../../resolvers/reports/dailyFigures.js';
+import { keepEndedDays } from '../../resolvers/reports/dayKeeper.js';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 
 const harness = await openHarness();
@@ -103,6 +104,7 @@ async function expectKeptAsCounted(key: string, variables: Record<string, unknow
   return kept;
 }
 
+const HOUR = 3_600_000;
 const WEEK = { from: '2026-03-02T00:00:00.000Z', to: '2026-03-09T00:00:00.000Z' };
 
 describe('the conversations report read from kept days', () => {
@@ -193,28 +195,79 @@ describe('the conversations report read from kept days', () => {
   });
 });
 
-describe('marks no report consumed', () => {
-  it('are swept after a day: their days are computed again by the next report', async () => {
-    const { workspace, conversations } = await workspaceWithHistory('Kept days swept', 'UTC');
-    await expectKeptAsCounted(workspace.api_key, WEEK);
+/** Runs the day keeper's rounds until it has no work left, as the workers do between their polls. */
+async function keepAllEndedDays() {
+  while (await keepEndedDays({ prisma }, 20));
+}
+
+/** The local dates kept for a workspace, in order. */
+async function keptDates(company_id: string): Promise<string[]> {
+  const days = await prisma.reportDay.findMany({ where: { company_id }, orderBy: { day: 'asc' }, select: { day: true } });
+  return days.map((row) => row.day.toISOString().slice(0, 10));
+}
+
+describe('the day keeper', () => {
+  const LOCAL_WEEK = { from: '2026-03-01T18:30:00.000Z', to: '2026-03-08T18:30:00.000Z' };
+
+  it('computes every ended day from the first conversation, in the workspace zone, before any report asks', async () => {
+    const { workspace } = await workspaceWithHistory('Kept ahead', 'Asia/Kolkata');
     const company_id = workspace.workspace_id;
-    await prisma.message.create({
-      data: {
-        company_id,
-        conversation_id: conversations[0]!.id,
-        direction: 'inbound',
-        status: 'received',
-        sender_type: 'contact',
-        body: 'Again',
-        created_at: new Date('2026-03-03T12:30:00.000Z'),
-      },
+    await keepAllEndedDays();
+    const today = DateTime.now().setZone('Asia/Kolkata').startOf('day');
+    const dates = await keptDates(company_id);
+    // The first conversation is at 15:30 on 2 March in Kolkata; today is left to the reports.
+    expect(dates[0]).toBe('2026-03-02');
+    expect(dates.at(-1)).toBe(today.minus({ days: 1 }).toISODate());
+    expect(dates).toHaveLength(today.diff(DateTime.fromISO('2026-03-02', { zone: 'Asia/Kolkata' }), 'days').days);
+    // A report of kept days computes none of them again.
+    const computed = await prisma.reportDay.findMany({ where: { company_id }, select: { day: true, computed_at: true } });
+    const report = await expectKeptAsCounted(workspace.api_key, { ...LOCAL_WEEK, interval: 'day' });
+    expect(report.totals['conversations_opened']).toBe(260);
+    for (const day of computed) {
+      const now = await prisma.reportDay.findUniqueOrThrow({ where: { company_id_day: { company_id, day: day.day } } });
+      expect(now.computed_at).toEqual(day.computed_at);
+    }
+    // A new time zone drops the kept days; the keeper cuts them again in the new zone.
+    await prisma.workspace.update({ where: { id: company_id }, data: { time_zone: 'America/New_York' } });
+    expect(await keptDates(company_id)).toEqual([]);
+    await keepAllEndedDays();
+    const zoned = await prisma.reportDay.findMany({
+      where: { company_id },
+      select: { time_zone: true, day: true },
+      orderBy: { day: 'asc' },
     });
-    expect(await prisma.reportChange.count({ where: { company_id } })).toBeGreaterThan(0);
-    // As the sweeper runs it a day later.
-    await forgetMarkedDays({ prisma }, new Date(Date.now() + 86_400_000), 1000);
-    expect(await prisma.reportChange.count({ where: { company_id } })).toBe(0);
+    expect(new Set(zoned.map((day) => day.time_zone))).toEqual(new Set(['America/New_York']));
+    expect(zoned[0]!.day.toISOString().slice(0, 10)).toBe('2026-03-02');
+  });
+
+  it('computes a changed ended day again and consumes its mark; a change of today is left to the next report', async () => {
+    const { workspace, conversations } = await workspaceWithHistory('Kept ahead changes', 'UTC');
+    const company_id = workspace.workspace_id;
+    await keepAllEndedDays();
+    const message = (created_at: Date) =>
+      prisma.message.create({
+        data: {
+          company_id,
+          conversation_id: conversations[0]!.id,
+          direction: 'inbound',
+          status: 'received',
+          sender_type: 'contact',
+          body: 'Again',
+          created_at,
+        },
+      });
+    const now = new Date();
+    await message(new Date('2026-03-03T12:30:00.000Z'));
+    await message(now);
+    expect(await prisma.reportChange.count({ where: { company_id } })).toBe(2);
+    await keepAllEndedDays();
+    const marks = await prisma.reportChange.findMany({ where: { company_id } });
+    // Unless the day ended meanwhile, now's hour is still today's.
+    const hour = Math.floor(now.getTime() / HOUR) * HOUR;
+    const endedBeforeToday = hour + HOUR <= DateTime.utc().startOf('day').toMillis();
+    expect(marks.map((mark) => mark.hour.getTime())).toEqual(endedBeforeToday ? [] : [hour]);
     const day = await prisma.reportDay.findUniqueOrThrow({ where: { company_id_day: { company_id, day: new Date('2026-03-03') } } });
-    expect(day.figures).toBeNull();
+    expect((day.figures as Record<string, unknown>)['messages_in']).toBe(1);
     const report = await expectKeptAsCounted(workspace.api_key, WEEK);
     expect(report.series[1]!.figures['messages_in']).toBe(1);
   });
