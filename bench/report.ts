@@ -50,10 +50,12 @@ export type BenchReport = {
 const firstRequest = (ms: number | undefined) => (ms === undefined ? '–' : ms < 0 ? 'failed' : String(ms));
 const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(2));
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
-/** A load with errors or non-2xx answers measured something else than the read: its numbers do not count. */
-const failed = (result: LoadResult | undefined) => !result || result.errors > 0 || result.non2xx > 0;
+/** A load with errors or non-2xx answers measured something else than the read, and one that no answer ended within
+ * its seconds measured nothing: its numbers do not count. */
+const failed = (result: LoadResult | undefined) => !result || result.total === 0 || result.errors > 0 || result.non2xx > 0;
 /** What a failed load's measured value is followed by in the targets' table. */
-const failures = (result: LoadResult) => (failed(result) ? ` (${result.errors} errors, ${result.non2xx} non-2xx)` : '');
+const failures = (result: LoadResult) =>
+  failed(result) ? ` (${result.total === 0 ? 'no answer' : `${result.errors} errors, ${result.non2xx} non-2xx`})` : '';
 /** The scale the million-contact targets and the CPU profiles are about: the second, or the only one. */
 const largeScale = (report: BenchReport) => report.scales[1] ?? report.scales[0]!;
 
@@ -287,10 +289,10 @@ export function writeReport(report: BenchReport, path: string, analysis = ''): v
   }
   const invalid = loadsOf(report)
     .filter(([, result]) => failed(result))
-    .map(([name]) => name);
+    .map(([name, result]) => `${name}${failures(result)}`);
   lines.push('', '## Targets', '');
   if (invalid.length > 0)
-    lines.push(`**This run is invalid**: errors or non-2xx answers in ${invalid.join(', ')}; no target is judged.`, '');
+    lines.push(`**This run is invalid**: loads that failed or got no answer: ${invalid.join(', ')}; no target is judged.`, '');
   lines.push('| target | measured | verdict |', '|---|---|---|');
   for (const [target, ok, measured] of targetsOf(report))
     lines.push(`| ${target} | ${measured} | ${invalid.length > 0 ? 'not judged' : verdict(ok)} |`);

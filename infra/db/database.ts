@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -120,7 +121,7 @@ async function newDatabaseTemplate(dir: string): Promise<Blob | undefined> {
 
 function createPGlite(dir: string, sharedBuffers = EMBEDDED_SHARED_BUFFERS, snapshot?: Blob): Promise<PGlite> {
   return PGlite.create(dir, {
-    extensions: { pg_trgm, btree_gist, unaccent },
+    extensions: { pg_trgm, btree_gist, btree_gin, unaccent },
     ...(snapshot ? { loadDataDir: snapshot } : {}),
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
   });

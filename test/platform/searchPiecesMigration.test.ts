@@ -1,5 +1,5 @@
 // Migration 0043 rewrote short_grams, the one- and two-character pieces that contact search (the generated
-// search_grams column) and message search (messages_body_grams_idx) look short terms up by, for speed. Proves that it
+// search_grams column) and message search (messages_company_id_body_grams_idx) look short terms up by, for speed. Proves that it
 // answers the same pieces as the definition of migration 0017 for every kind of text (upper case, accents, emoji,
 // spaces, one character, empty and missing parts), and that a contact written before the migration is still found by
 // its pieces after it.
