@@ -33,7 +33,10 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
     if (redis.status !== 'ready' || beating) return;
     beating = true;
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), HEARTBEAT_TIMEOUT_MS)));
+    // Late only once the I/O waiting at the deadline has been read: a timer runs before the socket's data in the
+    // event loop, so a process that was itself held up (a busy CPU, a long synchronous task) would otherwise find an
+    // answer that had arrived in time still unread, and drop a healthy connection.
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => setImmediate(() => resolve('late')), HEARTBEAT_TIMEOUT_MS)));
     void Promise.race([redis.ping().catch(() => 'failed' as const), late]).then((answer) => {
       clearTimeout(timer);
       beating = false;
