@@ -1,0 +1,23 @@
+// A deadline for an answer from another process that passes only once the I/O already waiting at that moment has
+// been read. Node runs due timers before it reads sockets, so a plain setTimeout finds an answer that arrived in time
+// still unread whenever the process itself was held up (a busy CPU, a long synchronous task): a healthy Redis was
+// then called late, its connection dropped, and rate limits counted per instance.
+
+export type IoDeadline = { passed: Promise<'late'>; clear(): void };
+
+export function ioDeadline(ms: number): IoDeadline {
+  let timer: NodeJS.Timeout | undefined;
+  const passed = new Promise<'late'>((resolve) => (timer = setTimeout(() => setImmediate(() => resolve('late')), ms)));
+  return { passed, clear: () => clearTimeout(timer) };
+}
+
+/** The answer, or 'late' when it has not come by the deadline (a rejection that comes later is ignored). */
+export async function answerWithin<T>(answer: Promise<T>, ms: number): Promise<T | 'late'> {
+  const deadline = ioDeadline(ms);
+  answer.catch(() => undefined);
+  try {
+    return await Promise.race([answer, deadline.passed]);
+  } finally {
+    deadline.clear();
+  }
+}
