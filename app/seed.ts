@@ -1,7 +1,7 @@
 // Demo data: a workspace with realistic contacts, conversations, messages and tags. Batched inserts, so
 // `--contacts 100000` takes seconds; `onProgress` drives the CLI's progress bar.
 import { v7 as uuidv7 } from 'uuid';
-import type { PrismaClient } from '../prisma/generated/prisma/client.js';
+import type { Prisma, PrismaClient } from '../prisma/generated/prisma/client.js';
 import type { SecretBox } from '../infra/crypto/secrets.js';
 import { createWorkspace, type CreatedWorkspace } from '../resolvers/workspace/workspaces.js';
 
@@ -71,6 +71,8 @@ const OUTBOUND = [
   'Glad to help!',
 ];
 const STATUSES = ['active', 'active', 'active', 'pending', 'closed'] as const;
+/** How long a batch may wait for the database (the embedded one serves one session at a time) and then take. */
+const BATCH_TRANSACTION = { maxWait: 60_000, timeout: 120_000 };
 
 export type SeedOptions = { contacts: number; name?: string; email?: string; batchSize?: number; onProgress?: (done: number) => void };
 
@@ -104,10 +106,10 @@ export async function seedDemo(services: { prisma: PrismaClient; secrets: Secret
   const span = 90 * 24 * 3600 * 1000;
   for (let start = 0; start < options.contacts; start += batchSize) {
     const count = Math.min(batchSize, options.contacts - start);
-    const customers = [];
-    const conversations = [];
-    const messages = [];
-    const links = [];
+    const customers: Prisma.CustomerCreateManyInput[] = [];
+    const conversations: Prisma.ConversationCreateManyInput[] = [];
+    const messages: Prisma.MessageCreateManyInput[] = [];
+    const links: Prisma.CustomerTagCreateManyInput[] = [];
     for (let i = 0; i < count; i++) {
       const n = start + i;
       const createdAt = new Date(now - span + Math.floor((span * n) / Math.max(options.contacts, 1)));
@@ -172,12 +174,15 @@ export async function seedDemo(services: { prisma: PrismaClient; secrets: Secret
       }
       if (n % 3 !== 1) links.push({ customer_id: customerId, tag_id: pick(tags, n).id });
     }
-    await prisma.$transaction([
-      prisma.customer.createMany({ data: customers }),
-      prisma.conversation.createMany({ data: conversations }),
-      prisma.message.createMany({ data: messages }),
-      prisma.customerTag.createMany({ data: links }),
-    ]);
+    // A batch is written whole or not at all. Prisma's default limit of 5 s for a transaction is too short for a
+    // batch on a busy machine (5.6 s once, with the embedded database serving the CLI through the server): the seed
+    // then failed at its first batch.
+    await prisma.$transaction(async (tx) => {
+      await tx.customer.createMany({ data: customers });
+      await tx.conversation.createMany({ data: conversations });
+      await tx.message.createMany({ data: messages });
+      await tx.customerTag.createMany({ data: links });
+    }, BATCH_TRANSACTION);
     options.onProgress?.(start + count);
   }
   return created;

@@ -111,14 +111,22 @@ describe.skipIf(onPostgres)('the embedded database while the server runs', { tim
   it('keeps every committed row when the server is killed (SIGKILL) while the CLI writes, and starts again past its stale lock', async () => {
     const before = await customerCount(dataDir);
     const seeding = cli(dataDir, 'seed', '--contacts', '20000', '--json');
+    let seedEnded = false;
+    void seeding.finally(() => (seedEnded = true));
     let committed = before;
     // The seed's first batch (a thousand contacts with their conversations and messages) takes 5 s on an idle machine
-    // and once took over a minute on CI, whose two test runs share the cores.
-    for (const deadline = Date.now() + 150_000; committed === before && Date.now() < deadline;) {
+    // and 15 s under two busy loops. A seed that ends first fails here with what it said (on CI's shared cores it once
+    // gave up at its first batch, past Prisma's default 5 s for a transaction).
+    for (const deadline = Date.now() + 150_000; committed === before && !seedEnded && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       committed = await customerCount(dataDir);
     }
-    expect(committed).toBeGreaterThan(before);
+    if (committed === before) committed = await customerCount(dataDir);
+    const ended = seedEnded ? await seeding : null;
+    expect(
+      committed,
+      ended ? `the seed ended (${ended.code}) first: ${ended.stderr} ${ended.stdout}` : 'the seed committed nothing',
+    ).toBeGreaterThan(before);
     const [stale] = sockets(dataDir);
     await server.stop('SIGKILL');
     expect(sockets(dataDir)).toEqual([stale]);
