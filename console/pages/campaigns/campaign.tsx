@@ -1,5 +1,6 @@
 // One campaign: its status and counts, kept live by the workspace's message subscriptions (each send and each
-// delivery report of its messages arrives there, and the campaign is read again), why it waits when its number's
+// delivery report of its messages arrives there, and the campaign is read again) and, while it is under way, read
+// again every few seconds, since its completion has no event of its own; why it waits when its number's
 // limits hold it, pause / resume / cancel as its status allows, its recipients page by page, and the recipients
 // as a CSV file (the campaignExport pages joined).
 import { useEffect, useState } from 'preact/hooks';
@@ -97,6 +98,9 @@ const COUNTS: [keyof Progress, string][] = [
 ];
 
 /** Of the recipients, those with an outcome: what the progress bar shows. */
+/** How often a running or scheduled campaign is read again besides its messages' live events. */
+const REREAD_UNDER_WAY_MS = 3000;
+
 export function finished(progress: Progress): number {
   return progress.total - progress.pending - progress.sending;
 }
@@ -199,6 +203,14 @@ export function CampaignView({ id }: { id: string }) {
   useSubscription({ query: MESSAGES_LIVE }, live);
   useSubscription({ query: STATUSES_LIVE }, live);
   const campaign = read.data?.campaign;
+  // Its completion has no event of its own: the runner may complete it after the last report of its messages arrived
+  // here (the page then showed "running" for good), so a campaign under way is also read again every few seconds.
+  const underWay = campaign?.status === 'running' || campaign?.status === 'scheduled';
+  useEffect(() => {
+    if (!underWay) return;
+    const timer = setInterval(reread, REREAD_UNDER_WAY_MS);
+    return () => clearInterval(timer);
+  }, [underWay]);
   if (!campaign) return <ErrorNote error={read.error} />;
   const { progress } = campaign;
   const run = (action: 'pause' | 'resume' | 'cancel') =>
