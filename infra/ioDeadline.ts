@@ -3,9 +3,9 @@
 // still unread whenever the process itself was held up (a busy CPU, a long synchronous task): a healthy Redis was
 // then called late, its connection dropped, and rate limits counted per instance.
 
-export type IoDeadline = { passed: Promise<'late'>; clear(): void };
+type IoDeadline = { passed: Promise<'late'>; clear(): void };
 
-export function ioDeadline(ms: number): IoDeadline {
+function ioDeadline(ms: number): IoDeadline {
   let timer: NodeJS.Timeout | undefined;
   const passed = new Promise<'late'>((resolve) => (timer = setTimeout(() => setImmediate(() => resolve('late')), ms)));
   return { passed, clear: () => clearTimeout(timer) };
