@@ -3,21 +3,14 @@
 // still unread whenever the process itself was held up (a busy CPU, a long synchronous task): a healthy Redis was
 // then called late, its connection dropped, and rate limits counted per instance.
 
-type IoDeadline = { passed: Promise<'late'>; clear(): void };
-
-function ioDeadline(ms: number): IoDeadline {
-  let timer: NodeJS.Timeout | undefined;
-  const passed = new Promise<'late'>((resolve) => (timer = setTimeout(() => setImmediate(() => resolve('late')), ms)));
-  return { passed, clear: () => clearTimeout(timer) };
-}
-
 /** The answer, or 'late' when it has not come by the deadline (a rejection that comes later is ignored). */
 export async function answerWithin<T>(answer: Promise<T>, ms: number): Promise<T | 'late'> {
-  const deadline = ioDeadline(ms);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => setImmediate(() => resolve('late')), ms)));
   answer.catch(() => undefined);
   try {
-    return await Promise.race([answer, deadline.passed]);
+    return await Promise.race([answer, late]);
   } finally {
-    deadline.clear();
+    clearTimeout(timer);
   }
 }

@@ -72,7 +72,7 @@ describe.skipIf(!url)('live updates across two server processes', () => {
           body: raw,
         });
       };
-      // A first message warms both processes up (a fresh process compiles its first queries); the second is timed.
+      // A first message warms both processes up (a fresh process compiles its first queries); the second is the one proved.
       expect((await post('Warming up')).status).toBe(200);
       await expect.poll(() => arrivals.length, { timeout: 10_000, interval: 20 }).toBe(1);
       expect((await post('Across instances')).status).toBe(200);

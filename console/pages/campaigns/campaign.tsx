@@ -1,9 +1,10 @@
 // One campaign: its status and counts, kept live by the workspace's message subscriptions (each send and each
 // delivery report of its messages arrives there, and the campaign is read again) and, while it is under way, read
-// again every few seconds, since its completion has no event of its own; why it waits when its number's
+// again every few seconds, since its completion has no event of its own (useRereadWhileUnderWay, which the list
+// uses too); why it waits when its number's
 // limits hold it, pause / resume / cancel as its status allows, its recipients page by page, and the recipients
 // as a CSV file (the campaignExport pages joined).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '@urql/core';
 import { useClient, useMutation, useQuery, useSubscription } from '@urql/preact';
 import { Button, ErrorNote, ListTable, Time } from '../../ui.js';
@@ -97,10 +98,27 @@ const COUNTS: [keyof Progress, string][] = [
   ['cancelled', 'Cancelled'],
 ];
 
-/** Of the recipients, those with an outcome: what the progress bar shows. */
-/** How often a running or scheduled campaign is read again besides its messages' live events. */
+/** How often campaigns under way are read again besides their messages' live events. */
 const REREAD_UNDER_WAY_MS = 3000;
+const UNDER_WAY = new Set(['running', 'scheduled']);
 
+/**
+ * Reads again every few seconds while one of the campaigns shown is under way (running or scheduled): a campaign's
+ * completion has no event of its own, and the runner may complete it after the last report of its messages reached
+ * the page, which then showed "running" for good. The interval calls the latest `reread` of the page.
+ */
+export function useRereadWhileUnderWay(statuses: readonly string[], reread: () => void): void {
+  const latest = useRef(reread);
+  latest.current = reread;
+  const underWay = statuses.some((status) => UNDER_WAY.has(status));
+  useEffect(() => {
+    if (!underWay) return;
+    const timer = setInterval(() => latest.current(), REREAD_UNDER_WAY_MS);
+    return () => clearInterval(timer);
+  }, [underWay]);
+}
+
+/** Of the recipients, those with an outcome: what the progress bar shows. */
 export function finished(progress: Progress): number {
   return progress.total - progress.pending - progress.sending;
 }
@@ -203,14 +221,7 @@ export function CampaignView({ id }: { id: string }) {
   useSubscription({ query: MESSAGES_LIVE }, live);
   useSubscription({ query: STATUSES_LIVE }, live);
   const campaign = read.data?.campaign;
-  // Its completion has no event of its own: the runner may complete it after the last report of its messages arrived
-  // here (the page then showed "running" for good), so a campaign under way is also read again every few seconds.
-  const underWay = campaign?.status === 'running' || campaign?.status === 'scheduled';
-  useEffect(() => {
-    if (!underWay) return;
-    const timer = setInterval(reread, REREAD_UNDER_WAY_MS);
-    return () => clearInterval(timer);
-  }, [underWay]);
+  useRereadWhileUnderWay(campaign ? [campaign.status] : [], reread);
   if (!campaign) return <ErrorNote error={read.error} />;
   const { progress } = campaign;
   const run = (action: 'pause' | 'resume' | 'cancel') =>

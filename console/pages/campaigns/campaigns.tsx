@@ -1,4 +1,5 @@
-// Campaigns: the workspace's campaigns with their status and progress, kept live by the message subscriptions;
+// Campaigns: the workspace's campaigns with their status and progress, kept live by the message subscriptions and,
+// while one is under way, read again every few seconds (useRereadWhileUnderWay);
 // a form that creates one (campaignForm.tsx); and, at /campaigns/:id, one campaign followed live (campaign.tsx).
 // Owners and admins manage campaigns (the API's campaigns permission); the route is closed to other roles.
 import { gql } from '@urql/core';
@@ -6,7 +7,7 @@ import { useQuery, useSubscription } from '@urql/preact';
 import { useLocation, useRoute } from 'preact-iso';
 import { EmptyNote, ErrorNote, ListTable, Page, Time } from '../../ui.js';
 import { CampaignForm } from './campaignForm.js';
-import { CampaignView, finished } from './campaign.js';
+import { CampaignView, finished, useRereadWhileUnderWay } from './campaign.js';
 
 type Row = {
   id: string;
@@ -52,6 +53,7 @@ export function CampaignsPage() {
   });
   const selected = params['id'];
   const campaigns = listed.data?.campaigns.data;
+  useRereadWhileUnderWay(selected ? [] : (campaigns ?? []).map((campaign) => campaign.status), refetch);
   return (
     <Page title="Campaigns">
       {selected ? (
