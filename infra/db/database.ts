@@ -58,8 +58,9 @@ export type DatabaseOptions = {
   onServeError?: (error: unknown) => void;
   /** The embedded database in memory starts as this copy of one (embeddedSnapshot) instead of a new one. */
   snapshot?: Blob;
-  /** On a PostgreSQL server: how long a statement may run (statement_timeout) and how long the client waits
-   * for its answer before it drops the connection (a silent network drop). REQUEST_TIMEOUT_MS by default. */
+  /** How long an interactive transaction may wait to begin and then run; on a PostgreSQL server also how long a
+   * statement may run (statement_timeout) and how long the client waits for its answer before it drops the
+   * connection (a silent network drop). REQUEST_TIMEOUT_MS by default. */
   statementTimeoutMs?: number;
 };
 
@@ -69,9 +70,15 @@ export type DatabaseOptions = {
 const KEEP_ALIVE_DELAY_MS = 10_000;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
+/** An interactive transaction may wait for its connection, and then run, as long as a statement may: Prisma's own
+ * defaults (2 s to begin, 5 s to run) failed requests on a busy machine long before their response deadline. */
+function transactionOptions(statementTimeoutMs: number) {
+  return { transactionOptions: { maxWait: statementTimeoutMs, timeout: statementTimeoutMs } };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   if (options.url) {
-    const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
@@ -85,14 +92,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // estimated dear crossed jit_above_cost at a million contacts, spending 100 ms compiling what runs in 5.
       options: '-c jit=off',
     });
-    return openPool(pool, 'postgres', options.preparedStatements ?? true);
+    return openPool(pool, { kind: 'postgres', statementTimeoutMs, prepared: options.preparedStatements ?? true });
   }
-  if (!options.dataDir) return openPGlite(await createPGlite('memory://', options.sharedBuffers, options.snapshot));
+  if (!options.dataDir) {
+    return openPGlite(await createPGlite('memory://', options.sharedBuffers, options.snapshot), statementTimeoutMs);
+  }
   const claim = options.claim ?? { role: `a process (pid ${process.pid})`, throughOwner: true };
   const found = await claimOwnership(options.dataDir, claim.role);
   if (!found.owned) {
     if (!claim.throughOwner) throw new EmbeddedDatabaseInUse(options.dataDir, found);
-    return openThroughOwner(found);
+    return openThroughOwner(found, statementTimeoutMs);
   }
   let pglite: PGlite;
   try {
@@ -102,7 +111,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await found.release();
     throw error;
   }
-  return openPGlite(pglite, found, options.onServeError);
+  return openPGlite(pglite, statementTimeoutMs, found, options.onServeError);
 }
 
 function embeddedDatabaseDir(dataDir: string): string {
@@ -142,9 +151,14 @@ export async function embeddedSnapshot(): Promise<Blob> {
   }
 }
 
-function openPool(pool: pg.Pool, kind: Database['kind'], prepared: boolean, socketPath?: string): Database {
+type PoolUse = { kind: Database['kind']; statementTimeoutMs: number; prepared: boolean; socketPath?: string };
+
+function openPool(pool: pg.Pool, { kind, statementTimeoutMs, prepared, socketPath }: PoolUse): Database {
   const nameOf = prepared ? statementNamer() : undefined;
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, nameOf ? { statementNameGenerator: nameOf } : {}) });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool, nameOf ? { statementNameGenerator: nameOf } : {}),
+    ...transactionOptions(statementTimeoutMs),
+  });
   const notifications = poolListen(pool);
   return {
     prisma,
@@ -163,7 +177,7 @@ function openPool(pool: pg.Pool, kind: Database['kind'], prepared: boolean, sock
 
 /** The embedded database through the process that owns it: one connection, as PGlite is one session, kept for the
  * process's life, so that its end means the owner stopped. */
-function openThroughOwner(owner: LiveOwner): Database {
+function openThroughOwner(owner: LiveOwner, statementTimeoutMs: number): Database {
   let closing = false;
   let lost = false;
   const pool = new pg.Pool({
@@ -187,7 +201,7 @@ function openThroughOwner(owner: LiveOwner): Database {
   pool.on('error', () => {});
   // PGlite is one session that its clients take turns on: a statement one client named would still be there, under
   // the same name, for the next client, so statements run unnamed.
-  const db = openPool(pool, 'pglite', false, owner.socketPath);
+  const db = openPool(pool, { kind: 'pglite', statementTimeoutMs, prepared: false, socketPath: owner.socketPath });
   return {
     ...db,
     owner: { description: describeOwner(owner), lost: () => lost },
@@ -198,8 +212,13 @@ function openThroughOwner(owner: LiveOwner): Database {
   };
 }
 
-function openPGlite(pglite: PGlite, ownership?: Ownership, onServeError: (error: unknown) => void = () => {}): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+function openPGlite(
+  pglite: PGlite,
+  statementTimeoutMs: number,
+  ownership?: Ownership,
+  onServeError: (error: unknown) => void = () => {},
+): Database {
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), ...transactionOptions(statementTimeoutMs) });
   const connections = new Set<WireConnection>();
   const notifications = pgliteNotifications(pglite);
   let closing = false;

@@ -49,7 +49,9 @@ function splitIntoFields(text: string, names: readonly string[]): string[] | nul
 
 /** Driver-adapter failure kinds, Prisma codes and node-postgres/socket codes that mean "the database is away". */
 const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+// P2028: an interactive transaction did not begin, or did not end, within its time (infra/db/database.ts); Prisma
+// rolled it back, so the request may be tried again.
+const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 const UNREACHABLE_SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -1,7 +1,8 @@
 // Deadlines for every request (issue 34 point 4): a GET or a DELETE without a body gets its 503 at the response
 // deadline like a request with a body (the deadline no longer waits for a body's end that never comes); on
 // PostgreSQL, a silent network drop (a relay that stops forwarding and closes nothing) fails a query at the
-// statement time-out with an error answered 503, and the database is used again once the network is back.
+// statement time-out with an error answered 503, and the database is used again once the network is back. On
+// both databases an interactive transaction is bounded by the same time-out, and one cut there is answered 503.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -59,5 +60,28 @@ describe.skipIf(!databaseUrl)('a silent network drop between the service and Pos
       )
       .toBe('answered');
     expect(performance.now() - back).toBeLessThan(10_000);
+  });
+});
+
+describe('an interactive transaction that outlives its time', { timeout: 60_000 }, () => {
+  it('is cut at the statement time-out rather than Prisma’s own 5 s, and fails as unavailable (503), rolled back', async () => {
+    const limits = { statementTimeoutMs: 800 };
+    const db = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 2, ...limits } : limits);
+    afterAll(() => db.close());
+    const failure = await db.prisma
+      .$transaction(async (transaction) => {
+        await transaction.$executeRaw`CREATE TABLE written_in_expired_transaction (id int)`;
+        // The wait happens outside the database: the embedded database runs a statement on the event loop, where
+        // a pg_sleep would also hold back the timer that ends the transaction.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return transaction.$queryRaw`SELECT 1 AS one`;
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect((failure as { code?: string } | null)?.code, String(failure)).toBe('P2028');
+    expect(databaseUnavailable(failure)).toBe(true);
+    expect(await db.prisma.$queryRaw`SELECT to_regclass('written_in_expired_transaction')::text AS found`).toEqual([{ found: null }]);
   });
 });
