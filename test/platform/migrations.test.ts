@@ -64,6 +64,7 @@ const DATABASE_ONLY = {
   partialIndexes: [
     `CREATE INDEX events_undispatched_idx ON public.events USING btree (id) WHERE (dispatched_at IS NULL)`,
     `CREATE INDEX events_automations_pending_idx ON public.events USING btree (id) WHERE (automations_done_at IS NULL)`,
+    `CREATE INDEX campaign_recipients_pending_idx ON public.campaign_recipients USING btree (campaign_id, contact_id) WHERE (status = 'pending'::text)`,
   ],
   triggers: [
     `CREATE TRIGGER conversations_deleted_report_changes AFTER DELETE ON public.conversations REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_conversations()`,
