@@ -36,7 +36,10 @@ export async function openBrowserOn(harness: Harness): Promise<BrowserSession> {
     browser,
     async close() {
       await browser.close();
-      await new Promise((resolve) => server.close(resolve));
+      const closed = new Promise((resolve) => server.close(resolve));
+      // A stream a test's client left open (an MCP client's event stream) would hold the close for its 60 s.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
