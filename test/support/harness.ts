@@ -62,6 +62,20 @@ export async function openTestDatabase(): Promise<Database> {
   return db;
 }
 
+/**
+ * A harness's database: the server database named by TEST_DATABASE_URL, or else the embedded database in memory
+ * that every harness of this test process shares, as harnesses share the server database on PostgreSQL (files
+ * isolate by workspace either way): a copy opened for each file cost about half a second a file. Closing a harness
+ * leaves the shared one open for the next file; the process's end closes it. A test that needs a database of its
+ * own, to close it or to change it, opens one with openTestDatabase.
+ */
+function harnessDatabase(): Promise<Database> {
+  if (process.env['TEST_DATABASE_URL']) return openTestDatabase();
+  sharedEmbedded ??= openTestDatabase();
+  return sharedEmbedded.then((db) => ({ ...db, close: async () => {} }));
+}
+let sharedEmbedded: Promise<Database> | undefined;
+
 let counter = 0;
 
 export type HarnessOptions = {
@@ -106,7 +120,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
 
 /** The harness, open until close(). */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const db = await openTestDatabase();
+  const db = await harnessDatabase();
   const logger = createLogger('silent');
   const services = createServices({
     prisma: db.prisma,
