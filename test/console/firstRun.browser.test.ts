@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { httpsFetch, startServer, tempDir } from '../support/server.js';
+import { cliArguments, httpsFetch, startServer, tempDir } from '../support/server.js';
 import { emptyDatabaseEnv } from '../support/freshDatabase.js';
 import { launchChromium } from '../support/browser.js';
 
@@ -62,7 +62,7 @@ describe('first run in the browser', { timeout: 180_000 }, () => {
 
     // `npm run cli` while the server runs (on the embedded database it works through the server).
     const { DATABASE_URL: _operators, ...inherited } = process.env;
-    const cli = await run(process.execPath, ['--import', 'tsx', 'app/cli.ts', 'db', 'migrate', '--json'], {
+    const cli = await run(process.execPath, cliArguments('db', 'migrate', '--json'), {
       env: { ...inherited, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     });
     expect(JSON.parse(cli.stdout)).toEqual({ applied: [] });

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from 'graphql-sse';
 import { selfSignedCertificatePaths } from '../../infra/transport/certificate.js';
-import { httpsFetch, startServer, tempDir, trustingFetch, type ServerProcess } from '../support/server.js';
+import { cliArguments, httpsFetch, startServer, tempDir, trustingFetch, type ServerProcess } from '../support/server.js';
 import { hubSignature, inboundPayload } from '../support/whatsappPayloads.js';
 
 const run = promisify(execFile);
@@ -33,7 +33,7 @@ async function cli<T>(...args: string[]): Promise<T> {
     ENCRYPTION_KEY: encryptionKey,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'app/cli.ts', ...args, '--json'], { env });
+  const { stdout } = await run(process.execPath, cliArguments(...args, '--json'), { env });
   return JSON.parse(stdout) as T;
 }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startServer } from '../support/server.js';
+import { cliArguments, startServer } from '../support/server.js';
 
 const run = promisify(execFile);
 
@@ -20,7 +20,7 @@ describe('the integration create command', () => {
   /** The database a started server uses (test/support/server.ts), for commands run beside it. */
   const serverDatabase: Record<string, string> = process.env['TEST_DATABASE_URL'] ? { DATABASE_URL: process.env['TEST_DATABASE_URL'] } : {};
   const cli = async (args: string[], extraEnv: Record<string, string> = {}) => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'app/cli.ts', ...args], { env: { ...env, ...extraEnv } });
+    const { stdout } = await run(process.execPath, cliArguments(...args), { env: { ...env, ...extraEnv } });
     return JSON.parse(stdout);
   };
 

@@ -12,6 +12,7 @@ import { createLogger } from '../../infra/observability/logger.js';
 import { createSecretBox, loadEncryptionKey } from '../../infra/crypto/secrets.js';
 import { closeServices, createServices } from '../../app/services.js';
 import { TEST_MESSAGING } from '../support/harness.js';
+import { cliArguments } from '../support/server.js';
 import { createTargetGuard } from '../../infra/net/targetGuard.js';
 import { createSessionStore } from '../../infra/mcp/sessionStore.js';
 
@@ -26,13 +27,13 @@ const env = {
 if (!env.DATABASE_URL) delete (env as Record<string, string | undefined>)['DATABASE_URL'];
 
 async function cli(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'app/cli.ts', ...args], { env, cwd: process.cwd() });
+  return run(process.execPath, cliArguments(...args), { env, cwd: process.cwd() });
 }
 
 /** The CLI with `input` piped to its standard input, as `printf %s "$PASSWORD" | npm run cli -- …` does. */
 function cliWithInput(input: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'app/cli.ts', ...args], { env, cwd: process.cwd() });
+    const child = spawn(process.execPath, cliArguments(...args), { env, cwd: process.cwd() });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,5 +1,5 @@
 // The embedded database has one owner (infra/db/ownership.ts), tested with real processes as an operator meets
-// them: the server (`node dist/main.js`) owns DATA_DIR and `npm run cli` (tsx) works through it; a second server
+// them: the server (`node dist/main.js`) owns DATA_DIR and `npm run cli` works through it; a second server
 // on the same DATA_DIR is refused while the first keeps serving; the server killed with SIGKILL while the CLI
 // writes leaves every committed row and no PANIC, and its stale lock does not block the next start; the socket
 // is the owner's alone (mode 0600). On PostgreSQL (TEST_DATABASE_URL) there is no lock and no socket.
@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../infra/db/database.js';
 import { selfSignedCertificatePaths } from '../../infra/transport/certificate.js';
-import { httpsFetch, startServer, tempDir, type ServerProcess } from '../support/server.js';
+import { cliArguments, httpsFetch, startServer, tempDir, type ServerProcess } from '../support/server.js';
 
 const run = promisify(execFile);
 const onPostgres = Boolean(process.env['TEST_DATABASE_URL']);
@@ -27,7 +27,7 @@ async function cli(dataDir: string, ...args: string[]): Promise<Cli> {
     ...(onPostgres ? { DATABASE_URL: process.env['TEST_DATABASE_URL'] } : {}),
   };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'app/cli.ts', ...args], { env, maxBuffer: 16 << 20 });
+    const { stdout, stderr } = await run(process.execPath, cliArguments(...args), { env, maxBuffer: 16 << 20 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -37,6 +37,11 @@ export type ServerProcess = {
   exited: Promise<number | null>;
 };
 
+/** A child process's arguments for `npm run cli -- <args>`, as npm runs it (node scripts/start.mjs cli <args>). */
+export function cliArguments(...args: string[]): string[] {
+  return [join(ROOT, 'scripts/start.mjs'), 'cli', ...args];
+}
+
 const children = new Set<ChildProcess>();
 
 /** Kills the servers a test file started and left running; test/support/eachFile.ts calls it after every file. */

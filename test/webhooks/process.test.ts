@@ -1,4 +1,4 @@
-// Webhook delivery in real processes. Crash safety: a server process (node --import tsx app/main.ts, its
+// Webhook delivery in real processes. Crash safety: a server process (dist/main.js, as `npm start` runs it, its
 // in-process workers on) is killed with SIGKILL while thousands of events are in flight, then started
 // again; every event still arrives at the HTTPS receiver, signed, byte for byte, always under the same
 // delivery id. Duplicates (at-least-once delivery) are counted and reported. On the embedded database the
@@ -52,11 +52,10 @@ async function waitForRecordedDeliveries(dataDir: string, workspaceId: string, c
 
 type Child = { process: ChildProcess; output: string[] };
 
-/** The server through `node --import tsx` (not the tsx CLI: one process, so SIGKILL reaches the server itself);
- * the worker compiled, as `npm run worker` runs it (test/support/globalSetup.ts builds dist/). */
-function startProcess(entry: 'app/main.ts' | 'dist/worker.js', env: NodeJS.ProcessEnv): Child {
-  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps'];
-  const child = spawn(process.execPath, [...loader, entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The server or the worker compiled, as `npm start` and `npm run worker` run them (test/support/globalSetup.ts
+ * builds dist/), started by node itself, so that SIGKILL reaches the process that works. */
+function startProcess(entry: 'dist/main.js' | 'dist/worker.js', env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -172,14 +171,14 @@ describe('crash safety', () => {
     );
     const seededAt = Date.now();
 
-    const first = startProcess('app/main.ts', env);
+    const first = startProcess('dist/main.js', env);
     await receiver.waitFor('a quarter of the events before the kill', () => receiver.deliveredEventIds().size >= EVENTS / 4, 90_000);
     await stop(first, 'SIGKILL');
     const atKill = receiver.deliveredEventIds().size;
     const killedAt = Date.now();
     expect(atKill).toBeLessThan(EVENTS);
 
-    const second = startProcess('app/main.ts', env);
+    const second = startProcess('dist/main.js', env);
     await receiver.waitFor('every event after the restart', () => receiver.deliveredEventIds().size === EVENTS, 90_000);
     // A delivery the receiver accepted just before the kill, but that was not yet recorded, is sent again once its
     // lease runs out (at least once): the server is stopped when every delivery is recorded, not when every event
