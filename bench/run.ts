@@ -1,6 +1,6 @@
 // `npm run bench`: seeds PostgreSQL with the benchmark data set (resumable), starts the real service and
 // a raw node:http + pg baseline, drives both with autocannon, and writes bench/results/<stamp>.json and
-// docs/performance.md. Settings: BENCH_DATABASE_URL, BENCH_CONTACTS, BENCH_SMALL_CONTACTS, BENCH_HUGE_CONTACTS, BENCH_EMBEDDED_CONTACTS, BENCH_SECONDS,
+// docs/performance.md (a quick run: bench/results/<stamp>-quick.json and .md). Settings: BENCH_DATABASE_URL, BENCH_CONTACTS, BENCH_SMALL_CONTACTS, BENCH_HUGE_CONTACTS, BENCH_EMBEDDED_CONTACTS, BENCH_SECONDS,
 // BENCH_CONNECTIONS, BENCH_LATENCY_SECONDS, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_SUBSCRIPTIONS, BENCH_SUBSCRIBERS,
 // BENCH_LIVE_MESSAGES (README, "Benchmarks").
 import { execSync } from 'node:child_process';
@@ -29,6 +29,8 @@ import { writeReport, type BenchReport, type ScaleResults } from './report.js';
 
 /** `--quick`: a smaller data set and shorter rows, for development; the full run stays the reference. */
 const quick = process.argv.includes('--quick');
+/** Names a quick run's results and report (bench/results/<time>-quick.json and .md), which git ignores. */
+const QUICK_SUFFIX = '-quick';
 // Durations are whole seconds: autocannon stops a run at its next whole second.
 const settings = {
   databaseUrl: process.env['BENCH_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/crm_bench',
@@ -425,10 +427,12 @@ async function main() {
       storage: await measureStorage(pool),
     };
     mkdirSync('bench/results', { recursive: true });
-    const file = `bench/results/${started.toISOString().replace(/[:.]/g, '-')}.json`;
+    const file = `bench/results/${started.toISOString().replace(/[:.]/g, '-')}${quick ? QUICK_SUFFIX : ''}.json`;
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    writeReport(report, 'docs/performance.md', existsSync(ANALYSIS) ? readFileSync(ANALYSIS, 'utf8') : '');
-    console.log(`results: ${file} and docs/performance.md`);
+    // A quick run is for development: its report goes beside its results, and docs/performance.md keeps the full run's.
+    const reportFile = quick ? file.replace(/\.json$/, '.md') : 'docs/performance.md';
+    writeReport(report, reportFile, existsSync(ANALYSIS) ? readFileSync(ANALYSIS, 'utf8') : '');
+    console.log(`results: ${file} and ${reportFile}`);
   } finally {
     await pool.end();
     await service.stop();
@@ -436,10 +440,11 @@ async function main() {
   }
 }
 
-/** `npm run bench -- --report`: docs/performance.md again from the newest results, e.g. after editing the analysis. */
+/** `npm run bench -- --report`: docs/performance.md again from the newest full run's results, e.g. after editing the
+ * analysis. */
 function rewriteReport() {
   const newest = readdirSync('bench/results')
-    .filter((name) => name.endsWith('.json'))
+    .filter((name) => name.endsWith('.json') && !name.endsWith(`${QUICK_SUFFIX}.json`))
     .sort()
     .at(-1);
   if (!newest) throw new Error('no results in bench/results: run npm run bench first');
