@@ -49,9 +49,7 @@ function splitIntoFields(text: string, names: readonly string[]): string[] | nul
 
 /** Driver-adapter failure kinds, Prisma codes and node-postgres/socket codes that mean "the database is away". */
 const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-// P2028: an interactive transaction did not begin, or did not end, within its time (infra/db/database.ts); Prisma
-// rolled it back, so the request may be tried again.
-const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
+const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const UNREACHABLE_SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -66,8 +64,11 @@ const UNREACHABLE_SOCKET_CODES = new Set([
   // statement_timeout: the statement outlived the response deadline (infra/db/database.ts).
   '57014',
 ]);
+// The last two are Prisma's P2028 when an interactive transaction did not begin, or did not end, within its time
+// (infra/db/database.ts): it was rolled back, and the request may be tried again. P2028's other cases (a transaction
+// used after its end) are this service's bugs, answered 500.
 const UNREACHABLE_MESSAGES =
-  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout/;
+  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout|Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
 
 /**
  * The database could not be reached or dropped the connection: the request may succeed when it is back, so it
