@@ -2,6 +2,7 @@
 // limits"): its throughput (messages per second), the pair rate (one message per recipient per 6 s) and its
 // messaging-limit tier (unique recipients per rolling 24 h). Checked in the claim's transaction under the
 // integration's row lock, so every runner in every process sees one number's sends in one order.
+import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Db } from '../shared/context.js';
 import { tierLimit } from '../workspace/numberSettings.js';
 
@@ -58,6 +59,14 @@ function numberSendsSince(number: LockedNumber, since: Date) {
   return { company: number.company_id, integration: number.id, since };
 }
 
+/** The contacts those sends went to, as a subquery. */
+function recipientsOf(sends: ReturnType<typeof numberSendsSince>): Prisma.Sql {
+  return Prisma.sql`
+    SELECT o.contact_id FROM campaign_recipients o JOIN campaigns c ON c.id = o.campaign_id
+    WHERE o.company_id = ${sends.company}::uuid AND o.claimed_at > ${sends.since}::timestamptz
+      AND c.integration_id = ${sends.integration}::uuid`;
+}
+
 /**
  * The campaign's next pending recipient that fits the pair rate and the tier (a recipient already written to in
  * the window adds no unique recipient), locked; or, when pending recipients remain but none fits, why the campaign
@@ -87,14 +96,8 @@ export async function nextFittingRecipient(
   const [recipient] = await tx.$queryRaw<{ contact_id: string }[]>`
     SELECT r.contact_id FROM campaign_recipients r
     WHERE r.campaign_id = ${campaignId}::uuid AND r.status = 'pending'
-      AND r.contact_id NOT IN (
-        SELECT o.contact_id FROM campaign_recipients o JOIN campaigns c ON c.id = o.campaign_id
-        WHERE o.company_id = ${pair.company}::uuid AND o.claimed_at > ${pair.since}::timestamptz
-          AND c.integration_id = ${pair.integration}::uuid)
-      AND (${newRecipientsAllowed}::boolean OR r.contact_id IN (
-        SELECT o.contact_id FROM campaign_recipients o JOIN campaigns c ON c.id = o.campaign_id
-        WHERE o.company_id = ${window.company}::uuid AND o.claimed_at > ${window.since}::timestamptz
-          AND c.integration_id = ${window.integration}::uuid))
+      AND r.contact_id NOT IN (${recipientsOf(pair)})
+      AND (${newRecipientsAllowed}::boolean OR r.contact_id IN (${recipientsOf(window)}))
     ORDER BY r.contact_id LIMIT 1 FOR UPDATE OF r SKIP LOCKED`;
   if (recipient) return recipient;
   const [pending] = await tx.$queryRaw<{ count: number }[]>`
