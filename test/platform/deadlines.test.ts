@@ -3,9 +3,10 @@
 // PostgreSQL, a silent network drop (a relay that stops forwarding and closes nothing) fails a query at the
 // statement time-out with an error answered 503, and the database is used again once the network is back. On
 // both databases an interactive transaction is bounded by the same time-out, and one cut there is answered 503.
+// What a test opens it closes with onTestFinished: an afterAll added while a test runs is not run.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { nodeListener, withResponseDeadline } from '../../infra/transport/responseDeadline.js';
 import { openDatabase } from '../../infra/db/database.js';
 import { databaseUnavailable } from '../../resolvers/shared/databaseErrors.js';
@@ -16,7 +17,7 @@ describe('the response deadline over a real socket', () => {
     const neverAnswers = () => new Promise<Response>(() => undefined);
     const server = createServer(nodeListener(withResponseDeadline(neverAnswers, 300)));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const started = performance.now();
     const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/contacts`, { method });
     expect(response.status).toBe(503);
@@ -35,7 +36,7 @@ describe.skipIf(!databaseUrl)('a silent network drop between the service and Pos
     const viaRelay = new URL(databaseUrl!);
     viaRelay.host = `127.0.0.1:${relay.port}`;
     const db = await openDatabase({ url: viaRelay.toString(), poolSize: 2, statementTimeoutMs: 1_000 });
-    afterAll(() => db.close());
+    onTestFinished(() => db.close());
     expect(await db.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
 
     relay.stall();
@@ -67,7 +68,7 @@ describe('an interactive transaction that outlives its time', { timeout: 60_000 
   it('is cut at the statement time-out rather than Prisma’s own 5 s, and fails as unavailable (503), rolled back', async () => {
     const limits = { statementTimeoutMs: 800 };
     const db = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 2, ...limits } : limits);
-    afterAll(() => db.close());
+    onTestFinished(() => db.close());
     const failure = await db.prisma
       .$transaction(async (transaction) => {
         await transaction.$executeRaw`CREATE TABLE written_in_expired_transaction (id int)`;

@@ -4,7 +4,7 @@
 // network is back the client reconnects and says so. Needs the machine's Redis at 127.0.0.1:6379.
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { connectRedis } from '../../infra/redis.js';
 import { createLogger } from '../../infra/observability/logger.js';
 import { createRateLimiter } from '../../infra/limits/rateLimit.js';
@@ -22,7 +22,7 @@ describe('Redis that stops answering', { timeout: 30_000 }, () => {
       },
     });
     const redis = await connectRedis(`redis://127.0.0.1:${relay.port}`, createLogger('info', sink));
-    afterAll(() => redis.disconnect());
+    onTestFinished(() => redis.disconnect());
     const limiter = createRateLimiter({ perMinute: 1000, redis, keyPrefix: `crm-degraded-${randomBytes(4).toString('hex')}` });
     expect((await limiter.consume('key')).allowed).toBe(true);
 
