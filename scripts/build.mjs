@@ -1,6 +1,7 @@
 // `npm run build`: the server, the worker process and the CLI as ES modules, dist/main.js, dist/worker.js and
 // dist/cli.js, for `npm start`, `npm run worker`, `npm run cli` and production, and the console (console/, Preact)
-// as one script and one stylesheet under dist/console/ for the browser, in about two seconds. Type checking is `npm run typecheck`.
+// as one script and one stylesheet under dist/console/ for the browser, in about two seconds. Type checking is
+// `npm run typecheck`.
 // Running compiled JavaScript rather than through tsx saves the TypeScript loader's thread and memory
 // (about 75 MB resident) and its start-up time. The server's dependencies are bundled with it: Node then
 // reads one file instead of resolving, reading and linking some 350 modules, which took half a second of

@@ -62,6 +62,8 @@ export async function openTestDatabase(): Promise<Database> {
   return db;
 }
 
+let sharedEmbedded: Promise<Database> | undefined;
+
 /**
  * A harness's database: the server database named by TEST_DATABASE_URL, or else the embedded database in memory
  * that every harness of this test process shares, as harnesses share the server database on PostgreSQL (files
@@ -74,7 +76,6 @@ function harnessDatabase(): Promise<Database> {
   sharedEmbedded ??= openTestDatabase();
   return sharedEmbedded.then((db) => ({ ...db, close: async () => {} }));
 }
-let sharedEmbedded: Promise<Database> | undefined;
 
 let counter = 0;
 
