@@ -17,8 +17,21 @@ export type IntegrationRef = { id: string; workspaceId: string; provider: string
 
 const credentialsShape = z.object({ access_token: z.string(), app_secret: z.string(), verify_token: z.string() });
 
+/** The integration's credentials; sealed under another ENCRYPTION_KEY (an instance that generated its own, a key
+ * changed), they cannot be opened, which the caller is told as a conflict with how the integration is kept, not a 500. */
 export function openCredentials(secrets: SecretBox, sealed: string): IntegrationCredentials {
-  return credentialsShape.parse(JSON.parse(secrets.open(sealed)));
+  let opened: string;
+  try {
+    opened = secrets.open(sealed);
+  } catch {
+    throw new DomainError(
+      'CONFLICT',
+      'This integration’s credentials cannot be read with this service’s ENCRYPTION_KEY: set the key they were sealed ' +
+        'with, or disconnect the integration and connect it again',
+      { reason: 'credentials_unreadable' },
+    );
+  }
+  return credentialsShape.parse(JSON.parse(opened));
 }
 
 /** What a provider adapter needs for this integration. */
