@@ -54,17 +54,39 @@ export async function takeSendSlot(tx: Db, number: LockedNumber): Promise<void> 
   await tx.$executeRaw`UPDATE integrations SET send_slot_at = ${slot}::timestamptz WHERE id = ${number.id}::uuid`;
 }
 
-/** Campaign sends through the number since `since`, by recipient (campaign_recipients claimed through its campaigns). */
-function numberSendsSince(number: LockedNumber, since: Date) {
-  return { company: number.company_id, integration: number.id, since };
+/**
+ * Drops the recipients the rolling window has passed from the number's kept window (number_window_recipients) and
+ * answers how many it still holds: each row is removed once, so a claim reads only what left the window since the
+ * number's last claim, never the whole window (at the 100K tier, up to 100,000 rows a claim when it was counted
+ * from the claims).
+ */
+async function windowRecipients(tx: Db, number: LockedNumber, since: Date): Promise<number> {
+  const [row] = await tx.$queryRaw<{ count: number }[]>`
+    WITH expired AS (
+      DELETE FROM number_window_recipients
+      WHERE integration_id = ${number.id}::uuid AND last_sent_at <= ${since}::timestamptz RETURNING 1)
+    UPDATE integrations SET window_recipient_count = window_recipient_count - (SELECT count(*) FROM expired)
+    WHERE id = ${number.id}::uuid RETURNING window_recipient_count AS count`;
+  return row!.count;
 }
 
-/** The contacts those sends went to, as a subquery. */
-function recipientsOf(sends: ReturnType<typeof numberSendsSince>): Prisma.Sql {
+/** Records a campaign send to the contact in the number's window, counting the contact once however often it is sent to. */
+export async function recordWindowRecipient(tx: Db, number: LockedNumber, contactId: string): Promise<void> {
+  await tx.$executeRaw`
+    WITH entry AS (
+      INSERT INTO number_window_recipients (integration_id, contact_id, last_sent_at)
+      VALUES (${number.id}::uuid, ${contactId}::uuid, ${number.now}::timestamptz)
+      ON CONFLICT (integration_id, contact_id) DO UPDATE SET last_sent_at = EXCLUDED.last_sent_at
+      RETURNING (xmax = 0) AS added)
+    UPDATE integrations SET window_recipient_count = window_recipient_count + 1
+    WHERE id = ${number.id}::uuid AND (SELECT added FROM entry)`;
+}
+
+/** The number's window recipients last sent to after `since`, as a subquery. */
+function sentSince(number: LockedNumber, since: Date): Prisma.Sql {
   return Prisma.sql`
-    SELECT o.contact_id FROM campaign_recipients o JOIN campaigns c ON c.id = o.campaign_id
-    WHERE o.company_id = ${sends.company}::uuid AND o.claimed_at > ${sends.since}::timestamptz
-      AND c.integration_id = ${sends.integration}::uuid`;
+    SELECT w.contact_id FROM number_window_recipients w
+    WHERE w.integration_id = ${number.id}::uuid AND w.last_sent_at > ${since}::timestamptz`;
 }
 
 /**
@@ -78,52 +100,44 @@ export async function nextFittingRecipient(
   number: LockedNumber,
 ): Promise<{ contact_id: string } | Waiting | null> {
   const now = number.now.getTime();
-  const pair = numberSendsSince(number, new Date(now - PAIR_INTERVAL_MS));
-  const window = numberSendsSince(number, new Date(now - TIER_WINDOW_MS));
+  const pairSince = new Date(now - PAIR_INTERVAL_MS);
+  const windowSince = new Date(now - TIER_WINDOW_MS);
+  const inWindow = await windowRecipients(tx, number, windowSince);
   const limit = tierLimit(number.messaging_limit_tier);
-  const [{ unique_recipients } = { unique_recipients: 0 }] =
-    limit === null
-      ? []
-      : await tx.$queryRaw<{ unique_recipients: number }[]>`
-          SELECT count(DISTINCT r.contact_id)::int AS unique_recipients
-          FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id
-          WHERE r.company_id = ${window.company}::uuid AND r.claimed_at > ${window.since}::timestamptz AND c.integration_id = ${window.integration}::uuid`;
-  const newRecipientsAllowed = limit === null || unique_recipients < limit;
-  // The number's recent recipients are listed once, as a set each pending recipient is looked up in (NOT IN over a
-  // subquery is PostgreSQL's hashed subplan), walking the campaign's pending list (campaign_recipients_pending_idx)
+  const newRecipientsAllowed = limit === null || inWindow < limit;
+  // The number's recipients of the last 6 s are listed once, as a set each pending recipient is looked up in (NOT IN
+  // over a subquery is PostgreSQL's hashed subplan), walking the campaign's pending list (campaign_recipients_pending_idx)
   // from its start. NOT EXISTS let the planner join every pending recipient against every recent one: 12 ms a
   // claim halfway through a campaign of a thousand, against 0.8 ms. contact_id is never null, so NOT IN is exact.
   const [recipient] = await tx.$queryRaw<{ contact_id: string }[]>`
     SELECT r.contact_id FROM campaign_recipients r
     WHERE r.campaign_id = ${campaignId}::uuid AND r.status = 'pending'
-      AND r.contact_id NOT IN (${recipientsOf(pair)})
-      AND (${newRecipientsAllowed}::boolean OR r.contact_id IN (${recipientsOf(window)}))
+      AND r.contact_id NOT IN (${sentSince(number, pairSince)})
+      AND (${newRecipientsAllowed}::boolean OR EXISTS (
+        SELECT 1 FROM number_window_recipients w WHERE w.integration_id = ${number.id}::uuid AND w.contact_id = r.contact_id))
     ORDER BY r.contact_id LIMIT 1 FOR UPDATE OF r SKIP LOCKED`;
   if (recipient) return recipient;
   const [pending] = await tx.$queryRaw<{ count: number }[]>`
     SELECT count(*)::int AS count FROM campaign_recipients WHERE campaign_id = ${campaignId}::uuid AND status = 'pending'`;
   if (!pending?.count) return null;
-  if (!newRecipientsAllowed) return { reason: 'messaging_limit_tier', until: await windowFrees(tx, window) };
-  return { reason: 'pair_rate', until: await pairFrees(tx, campaignId, pair) };
+  if (!newRecipientsAllowed) return { reason: 'messaging_limit_tier', until: await windowFrees(tx, number) };
+  return { reason: 'pair_rate', until: await pairFrees(tx, campaignId, number, pairSince) };
 }
 
-/** When the window next loses a recipient: the earliest of each recipient's last send in it, 24 h on. */
-async function windowFrees(tx: Db, window: ReturnType<typeof numberSendsSince>): Promise<Date> {
+/** When the window next loses a recipient: its earliest last send, 24 h on (the window holds only its own). */
+async function windowFrees(tx: Db, number: LockedNumber): Promise<Date> {
   const [row] = await tx.$queryRaw<{ frees: Date | null }[]>`
-    SELECT min(last_sent) + interval '24 hours' AS frees FROM (
-      SELECT max(r.claimed_at) AS last_sent FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id
-      WHERE r.company_id = ${window.company}::uuid AND r.claimed_at > ${window.since}::timestamptz AND c.integration_id = ${window.integration}::uuid
-      GROUP BY r.contact_id) recipients`;
-  return row?.frees ?? new Date(window.since.getTime() + TIER_WINDOW_MS);
+    SELECT min(last_sent_at) + interval '24 hours' AS frees FROM number_window_recipients WHERE integration_id = ${number.id}::uuid`;
+  return row?.frees ?? new Date(number.now.getTime() + TIER_WINDOW_MS);
 }
 
 /** When the first of the campaign's pending recipients leaves its pair interval. */
-async function pairFrees(tx: Db, campaignId: string, pair: ReturnType<typeof numberSendsSince>): Promise<Date> {
+async function pairFrees(tx: Db, campaignId: string, number: LockedNumber, since: Date): Promise<Date> {
   const [row] = await tx.$queryRaw<{ frees: Date | null }[]>`
-    SELECT min(o.claimed_at) + interval '6 seconds' AS frees
+    SELECT min(w.last_sent_at) + interval '6 seconds' AS frees
     FROM campaign_recipients r
-    JOIN campaign_recipients o ON o.contact_id = r.contact_id AND o.company_id = ${pair.company}::uuid AND o.claimed_at > ${pair.since}::timestamptz
-    JOIN campaigns c ON c.id = o.campaign_id AND c.integration_id = ${pair.integration}::uuid
+    JOIN number_window_recipients w ON w.integration_id = ${number.id}::uuid AND w.contact_id = r.contact_id
+      AND w.last_sent_at > ${since}::timestamptz
     WHERE r.campaign_id = ${campaignId}::uuid AND r.status = 'pending'`;
-  return row?.frees ?? new Date(pair.since.getTime() + PAIR_INTERVAL_MS);
+  return row?.frees ?? new Date(since.getTime() + PAIR_INTERVAL_MS);
 }

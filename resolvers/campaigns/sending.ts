@@ -13,7 +13,7 @@ import { followMessages } from '../messaging/campaignRecipients.js';
 import { RECIPIENT_ERRORS, UNFINISHED_RECIPIENT_STATUSES } from './rules.js';
 import type { CampaignSender } from './sender.js';
 import { enterRunning } from './lifecycle.js';
-import { lockNumber, nextFittingRecipient, takeSendSlot, type Waiting } from './numberLimits.js';
+import { lockNumber, nextFittingRecipient, recordWindowRecipient, takeSendSlot, type Waiting } from './numberLimits.js';
 import { failPendingMessage } from '../messaging/messageStatus.js';
 import { openConversation } from '../messaging/openConversation.js';
 import {
@@ -125,6 +125,7 @@ export async function sendNextRecipient(
       to,
     };
     await takeSendSlot(tx, number);
+    await recordWindowRecipient(tx, number, recipient.contact_id);
     const messageId = await recordPendingMessage(tx, send);
     await tx.campaignRecipient.update({ where: key, data: { status: 'sending', message_id: messageId, claimed_at: times.now } });
     return { kind: 'claimed', send, messageId };

@@ -1,7 +1,8 @@
 // Campaigns within their number's limits: the number's throughput paces a campaign across two runner instances on one
 // clock the test moves (its rate measured from the recorded send times); the pair rate keeps two campaigns from writing to one recipient within
 // 6 s; the messaging-limit tier makes a campaign wait, saying so, until the rolling 24 hours let it go on by itself;
-// the limits are set by the number's owner, checked, and never by an API key.
+// the limits are set by the number's owner, checked, and never by an API key; the number's window of recipients is kept
+// by the claims themselves, each recipient once, each leaving it 24 hours after its last send.
 import { describe, expect, it } from 'vitest';
 import { print } from 'graphql';
 import { openHarness, openTestDatabase } from '../support/harness.js';
@@ -162,6 +163,15 @@ describe('the messaging-limit tier', () => {
         claimed_at: new Date(start - 23 * 3600_000),
       })),
     });
+    // And the number's window as those claims left it (recordWindowRecipient).
+    await prisma.numberWindowRecipient.createMany({
+      data: past.map((customer) => ({
+        integration_id: shop.integration_id,
+        contact_id: customer.id,
+        last_sent_at: new Date(start - 23 * 3600_000),
+      })),
+    });
+    await prisma.integration.update({ where: { id: shop.integration_id }, data: { window_recipient_count: past.length } });
 
     const { tag } = await taggedContacts(h, shop.workspace_id, 3);
     const campaign = await startedCampaign(shop, tag.id, { send_rate_per_minute: 600 });
@@ -187,5 +197,45 @@ describe('the messaging-limit tier', () => {
     expect(await runToEnd(h, runner, campaign.id)).toBe('completed');
     expect(runner.sends.sends).toHaveLength(3);
     expect(await run(shop, 'CampaignGet', { id: campaign.id })).toMatchObject({ waiting_reason: null });
+  });
+});
+
+describe("the number's window of recipients", () => {
+  it('counts each recipient once across campaigns, and lets a recipient go once 24 hours have passed its last send', async () => {
+    const shop = await file.workspace();
+    const clock = manualClock(new Date(Date.now() + 5_000));
+    const runner = testRunner(h.services, { clock });
+    const window = async () => ({
+      count: (await prisma.integration.findUniqueOrThrow({ where: { id: shop.integration_id } })).window_recipient_count,
+      rows: await prisma.numberWindowRecipient.count({ where: { integration_id: shop.integration_id } }),
+    });
+    const { tag, contacts } = await taggedContacts(h, shop.workspace_id, 3);
+    const first = await startedCampaign(shop, tag.id, { send_rate_per_minute: 600 });
+    expect(await runToEnd(h, runner, first.id)).toBe('completed');
+    expect(await window()).toEqual({ count: 3, rows: 3 });
+
+    // Twelve hours on, two of them and a new contact: one more unique recipient.
+    clock.advance(12 * 3600_000);
+    const newcomer = await taggedContacts(h, shop.workspace_id, 1);
+    await prisma.customerTag.createMany({
+      data: contacts.slice(0, 2).map((contact) => ({ customer_id: contact.id, tag_id: newcomer.tag.id })),
+    });
+    const second = await startedCampaign(shop, newcomer.tag.id, { send_rate_per_minute: 600 });
+    expect(await runToEnd(h, runner, second.id)).toBe('completed');
+    expect(await window()).toEqual({ count: 4, rows: 4 });
+
+    // Past 24 hours from the first campaign, the third contact (sent to only then) has left the window at the next
+    // claim; the two sent to again twelve hours ago, and the newcomer, remain.
+    clock.advance(12 * 3600_000 + 60_000);
+    const { tag: later } = await taggedContacts(h, shop.workspace_id, 1);
+    const third = await startedCampaign(shop, later.id, { send_rate_per_minute: 600 });
+    expect(await runToEnd(h, runner, third.id)).toBe('completed');
+    expect(await window()).toEqual({ count: 4, rows: 4 });
+    const kept = await prisma.numberWindowRecipient.findMany({
+      where: { integration_id: shop.integration_id },
+      select: { contact_id: true },
+    });
+    expect(kept.map((row) => row.contact_id)).not.toContain(contacts[2]!.id);
+    expect(kept.map((row) => row.contact_id)).toContain(newcomer.contacts[0]!.id);
   });
 });

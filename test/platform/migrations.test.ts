@@ -197,8 +197,9 @@ function expectedSchema() {
 describe('SQL migrations', async () => {
   const db = await openTestDatabase();
   afterAll(() => db.close());
-  // Made here, not in the test that uses it: the database is dropped by an afterAll hook, which a test cannot add.
+  // Made here, not in the tests that use them: the databases are dropped by an afterAll hook, which a test cannot add.
   const emptyUrl = (await emptyDatabaseEnv())['DATABASE_URL'];
+  const emptyUrlForWindow = (await emptyDatabaseEnv())['DATABASE_URL'];
 
   async function actualSchema() {
     const columns = await db.sql.query<{
@@ -327,6 +328,48 @@ describe('SQL migrations', async () => {
         { id: answered, first_inbound: '10:00', first_response: '10:03', first_responder_type: 'agent' },
         { id: unanswered, first_inbound: '10:00', first_response: null, first_responder_type: null },
         { id: campaignOnly, first_inbound: null, first_response: null, first_responder_type: null },
+      ]);
+    } finally {
+      await before.close();
+    }
+  });
+
+  it("fills each number's window of recipients from the campaign claims of the last 24 hours (migration 0047)", async () => {
+    const before = await openDatabaseBefore('0047', emptyUrlForWindow ? { url: emptyUrlForWindow, poolSize: 2 } : {});
+    try {
+      const id = (n: number) => `00000000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+      const [workspace, number, otherNumber, recent, old, twice, spring, autumn, elsewhere] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(id);
+      const claim = (campaign: string, contact: string, hoursAgo: number) =>
+        `('${campaign}', '${contact}', '${workspace}', 'sent', now() - interval '${hoursAgo} hours', now())`;
+      await before.sql.exec(`
+        INSERT INTO workspaces (id, name, public_id, updated_at) VALUES ('${workspace}', 'Before 0047', 'before0047', now());
+        INSERT INTO integrations (id, company_id, provider, phone_number_id, business_account_id, credentials, updated_at) VALUES
+          ('${number}', '${workspace}', 'sandbox', 'before0047-a', 'waba', 'sealed', now()),
+          ('${otherNumber}', '${workspace}', 'sandbox', 'before0047-b', 'waba', 'sealed', now());
+        INSERT INTO customers (id, company_id, updated_at) VALUES
+          ('${recent}', '${workspace}', now()), ('${old}', '${workspace}', now()), ('${twice}', '${workspace}', now());
+        INSERT INTO campaigns (id, company_id, name, template_name, template_language, template_parameters, integration_id, updated_at) VALUES
+          ('${spring}', '${workspace}', 'Spring', 't', 'en_US', '[]', '${number}', now()),
+          ('${autumn}', '${workspace}', 'Autumn', 't', 'en_US', '[]', '${number}', now()),
+          ('${elsewhere}', '${workspace}', 'Elsewhere', 't', 'en_US', '[]', '${otherNumber}', now());
+        INSERT INTO campaign_recipients (campaign_id, contact_id, company_id, status, claimed_at, updated_at) VALUES
+          ${claim(spring!, recent!, 2)}, ${claim(spring!, old!, 30)}, ${claim(spring!, twice!, 5)},
+          ${claim(autumn!, twice!, 1)}, ${claim(elsewhere!, recent!, 3)};`);
+      await migrate(before.sql);
+      const window = await before.sql.query<{ integration_id: string; contact_id: string; hours_ago: number }>(`
+        SELECT integration_id::text, contact_id::text, round(extract(epoch FROM now() - last_sent_at) / 3600)::int AS hours_ago
+        FROM number_window_recipients ORDER BY integration_id, contact_id`);
+      expect(window).toEqual([
+        { integration_id: number, contact_id: recent, hours_ago: 2 },
+        { integration_id: number, contact_id: twice, hours_ago: 1 },
+        { integration_id: otherNumber, contact_id: recent, hours_ago: 3 },
+      ]);
+      const counts = await before.sql.query<{ id: string; window_recipient_count: number }>(
+        'SELECT id::text, window_recipient_count FROM integrations ORDER BY id',
+      );
+      expect(counts).toEqual([
+        { id: number, window_recipient_count: 2 },
+        { id: otherNumber, window_recipient_count: 1 },
       ]);
     } finally {
       await before.close();
