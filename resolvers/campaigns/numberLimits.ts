@@ -22,6 +22,7 @@ type NumberRow = {
   throughput_per_second: number;
   messaging_limit_tier: string | null;
   send_slot_at: Date | null;
+  window_recipient_count: number;
 };
 export type LockedNumber = NumberRow & { now: Date };
 
@@ -39,7 +40,7 @@ function trustedSlot(number: NumberRow, now: Date): number {
 /** Locks the number's row for the claim's transaction; or a waiting for the throughput while its pacing clock is a burst ahead. */
 export async function lockNumber(tx: Db, integrationId: string, now: Date): Promise<LockedNumber | Waiting> {
   const [number] = await tx.$queryRaw<NumberRow[]>`
-    SELECT id, company_id, throughput_per_second, messaging_limit_tier, send_slot_at
+    SELECT id, company_id, throughput_per_second, messaging_limit_tier, send_slot_at, window_recipient_count
     FROM integrations WHERE id = ${integrationId}::uuid FOR UPDATE`;
   if (!number) throw new Error(`integration ${integrationId} vanished under its campaign`);
   const slot = trustedSlot(number, now);
@@ -64,10 +65,12 @@ async function windowRecipients(tx: Db, number: LockedNumber, since: Date): Prom
   const [row] = await tx.$queryRaw<{ count: number }[]>`
     WITH expired AS (
       DELETE FROM number_window_recipients
-      WHERE integration_id = ${number.id}::uuid AND last_sent_at <= ${since}::timestamptz RETURNING 1)
-    UPDATE integrations SET window_recipient_count = window_recipient_count - (SELECT count(*) FROM expired)
-    WHERE id = ${number.id}::uuid RETURNING window_recipient_count AS count`;
-  return row!.count;
+      WHERE integration_id = ${number.id}::uuid AND last_sent_at <= ${since}::timestamptz RETURNING 1),
+    left_window AS (SELECT count(*)::int AS count FROM expired)
+    UPDATE integrations SET window_recipient_count = window_recipient_count - left_window.count FROM left_window
+    WHERE id = ${number.id}::uuid AND left_window.count > 0 RETURNING window_recipient_count AS count`;
+  // Nothing left the window: the count read with the number's lock stands (and its row is not written again).
+  return row?.count ?? number.window_recipient_count;
 }
 
 /** Records a campaign send to the contact in the number's window, counting the contact once however often it is sent to. */
