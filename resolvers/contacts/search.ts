@@ -5,7 +5,7 @@
 // phone term's digits through the pieces of the phone number (migration 0042); shorter ones through `search_grams`,
 // every one- and two-character piece of the three lower-cased fields (migration 0017).
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import { containsPattern, isShortTerm, type Lookup, type SearchedTable } from '../shared/substringSearch.js';
+import { containsIgnoringCase, containsPattern, isShortTerm, type Lookup, type SearchedTable } from '../shared/substringSearch.js';
 
 /** Only digits, spaces, dots, dashes and brackets, after an optional `+`: a phone number as typed. */
 const PHONE_AS_TYPED = /^\+?[\d\s.()-]+$/;
@@ -63,8 +63,14 @@ const shortGram = (row: Prisma.Sql, gram: string, term: string): Lookup => ({
  */
 export const CONTACTS: SearchedTable = {
   table: Prisma.raw('customers'),
-  matches: (row, term) =>
-    Prisma.sql`(${row}.name ILIKE ${containsPattern(term)} OR ${phoneMatches(row, term)} OR ${row}.email ILIKE ${containsPattern(term)})`,
+  matches: (row, term) => {
+    const digits = phoneDigits(term);
+    const phone =
+      digits === null
+        ? containsIgnoringCase(Prisma.sql`${row}.phone_number`, term)
+        : Prisma.sql`${row}.phone_number LIKE ${containsPattern(digits)}`;
+    return Prisma.sql`(${containsIgnoringCase(Prisma.sql`${row}.name`, term)} OR ${phone} OR ${containsIgnoringCase(Prisma.sql`${row}.email`, term)})`;
+  },
   lookups: (row, term) => {
     // The name and e-mail are looked up by the term, the phone number by its digits.
     const digits = phoneDigits(term);

@@ -3,16 +3,18 @@
 // are found through the body's trigram index, shorter ones through the index of its one- and two-character pieces,
 // `short_grams(body)` (migration 0022).
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import { containsPattern, indexedPiece, isShortTerm, type SearchedTable } from '../shared/substringSearch.js';
+import { containsIgnoringCase, containsPattern, indexedPiece, isShortTerm, type SearchedTable } from '../shared/substringSearch.js';
 
 /** Messages, by body. The index looks up the term's longest word (indexedPiece), since a body is prose where a
  * common word's trigrams are in millions of rows. */
 export const MESSAGES: SearchedTable = {
   table: Prisma.raw('messages'),
-  matches: (row, term) => Prisma.sql`${row}.body ILIKE ${containsPattern(term)}`,
+  matches: (row, term) => containsIgnoringCase(Prisma.sql`${row}.body`, term),
   lookups: (row, term) => {
     const piece = indexedPiece(term);
-    const condition = isShortTerm(piece) ? Prisma.sql`short_grams(${row}.body) @> ARRAY[lower(${piece})]` : MESSAGES.matches(row, piece);
+    const condition = isShortTerm(piece)
+      ? Prisma.sql`short_grams(${row}.body) @> ARRAY[lower(${piece})]`
+      : Prisma.sql`${row}.body ILIKE ${containsPattern(piece)}`;
     return [{ condition, check: piece === term && !isShortTerm(piece) ? null : MESSAGES.matches(row, term) }];
   },
 };
