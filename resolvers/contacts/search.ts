@@ -22,12 +22,13 @@ export function phoneDigits(term: string): string | null {
   return digits === '' ? null : digits;
 }
 
-/** Whether a contact's phone number contains the term: a phone term's digits, any other term as it is. Digits have
- * no case, so their LIKE answers what ILIKE would, without lower-casing every number it checks. */
+/** Whether a contact's phone number contains the term: a phone term's digits, any other term as it is (the test of a
+ * row, not an index lookup). Digits have no case, so their LIKE answers what ILIKE would, without lower-casing every
+ * number it checks. */
 function phoneMatches(row: Prisma.Sql, term: string): Prisma.Sql {
   const digits = phoneDigits(term);
   return digits === null
-    ? Prisma.sql`${row}.phone_number ILIKE ${containsPattern(term)}`
+    ? containsIgnoringCase(Prisma.sql`${row}.phone_number`, term)
     : Prisma.sql`${row}.phone_number LIKE ${containsPattern(digits)}`;
 }
 
@@ -63,14 +64,8 @@ const shortGram = (row: Prisma.Sql, gram: string, term: string): Lookup => ({
  */
 export const CONTACTS: SearchedTable = {
   table: Prisma.raw('customers'),
-  matches: (row, term) => {
-    const digits = phoneDigits(term);
-    const phone =
-      digits === null
-        ? containsIgnoringCase(Prisma.sql`${row}.phone_number`, term)
-        : Prisma.sql`${row}.phone_number LIKE ${containsPattern(digits)}`;
-    return Prisma.sql`(${containsIgnoringCase(Prisma.sql`${row}.name`, term)} OR ${phone} OR ${containsIgnoringCase(Prisma.sql`${row}.email`, term)})`;
-  },
+  matches: (row, term) =>
+    Prisma.sql`(${containsIgnoringCase(Prisma.sql`${row}.name`, term)} OR ${phoneMatches(row, term)} OR ${containsIgnoringCase(Prisma.sql`${row}.email`, term)})`,
   lookups: (row, term) => {
     // The name and e-mail are looked up by the term, the phone number by its digits.
     const digits = phoneDigits(term);
@@ -83,6 +78,7 @@ export const CONTACTS: SearchedTable = {
       ? [shortGram(row, term, term)]
       : [{ condition: Prisma.sql`${row}.name ILIKE ${containsPattern(term)}`, check: null }, ...byEmail];
     if (isShortTerm(phone)) return phone === term ? byText : [...byText, shortGram(row, phone, term)];
-    return [...byText, digits === null ? { condition: phoneMatches(row, term), check: null } : phonePieces(row, term, digits)];
+    const byPhoneText = { condition: Prisma.sql`${row}.phone_number ILIKE ${containsPattern(term)}`, check: null };
+    return [...byText, digits === null ? byPhoneText : phonePieces(row, term, digits)];
   },
 };
