@@ -8,7 +8,7 @@ import { type Context, type Db, requireActor } from '../shared/context.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import { availabilityOf, findAppointmentType } from './appointmentTypes.js';
 import { MINUTE_MS, withinAvailability } from './availability.js';
-import { violatesConstraint } from '../shared/databaseErrors.js';
+import { violatesConstraint, writeConflict } from '../shared/databaseErrors.js';
 import { cursorArgument, keysetPage } from '../shared/pagination.js';
 import { workspaceTimeZone } from './schedulingSettings.js';
 import { idInput, instant, limit, parseInput, uuid } from '../shared/validation.js';
@@ -143,12 +143,18 @@ function overlapError(appointmentId?: string): DomainError {
   });
 }
 
+/** Concurrent bookings of one time can deadlock inside the exclusion constraint's check, each waiting for the
+ * other's row; PostgreSQL aborts one of them, and trying it again meets the winner's row as a plain overlap. */
+const DEADLOCK_RETRIES = 3;
+
 async function guardOverlap<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (violatesConstraint(error, OVERLAP_CONSTRAINT)) throw overlapError();
-    throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (violatesConstraint(error, OVERLAP_CONSTRAINT)) throw overlapError();
+      if (!writeConflict(error) || attempt === DEADLOCK_RETRIES) throw error;
+    }
   }
 }
 

@@ -47,6 +47,21 @@ function splitIntoFields(text: string, names: readonly string[]): string[] | nul
   return null;
 }
 
+/**
+ * PostgreSQL aborted the statement because a concurrent transaction got in its way: a deadlock (40P01, which
+ * two inserts into an exclusion constraint can reach when each waits for the other's row) or a serialization
+ * failure (40001). The driver adapter reports both as `TransactionWriteConflict`, Prisma as P2034. Nothing was
+ * written, and the same write tried again sees the other transaction's outcome.
+ */
+export function writeConflict(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: string } } }; cause?: unknown };
+    if (candidate.code === 'P2034' || candidate.meta?.driverAdapterError?.cause?.kind === 'TransactionWriteConflict') return true;
+    current = candidate.cause;
+  }
+  return false;
+}
+
 /** Driver-adapter failure kinds, Prisma codes and node-postgres/socket codes that mean "the database is away". */
 const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);

@@ -1,11 +1,12 @@
 // Maps domain errors to GraphQL errors once: `extensions.code`, `extensions.http.status` (which REST and MCP
 // reuse) and `extensions.details`. Anything that is not a domain or GraphQL validation error is hidden
-// behind a generic message so that no stack trace, SQL or internal text reaches a client; two database failures
-// are the exceptions, mapped here once for every operation: a unique-index refusal is CONFLICT, and a database
-// that cannot be reached is SERVICE_UNAVAILABLE (503, try again).
+// behind a generic message so that no stack trace, SQL or internal text reaches a client; three database failures
+// are the exceptions, mapped here once for every operation: a unique-index refusal is CONFLICT, a write that a
+// concurrent transaction aborted (deadlock, serialization failure) is CONFLICT with a retry, and a database that
+// cannot be reached is SERVICE_UNAVAILABLE (503, try again).
 import { GraphQLError } from 'graphql';
 import { DomainError, type ErrorCode } from '../../resolvers/shared/errors.js';
-import { databaseUnavailable, uniqueViolation } from '../../resolvers/shared/databaseErrors.js';
+import { databaseUnavailable, uniqueViolation, writeConflict } from '../../resolvers/shared/databaseErrors.js';
 import { ERROR_STATUS } from '../../infra/http/errorResponse.js';
 
 /** The HTTP status of a domain error: the one mapping, infra/http/errorResponse.ts (a code missing there fails compilation). */
@@ -44,6 +45,12 @@ export function maskError(error: unknown, onUnexpected: (error: unknown) => void
   if (original instanceof DomainError) return toGraphQLError(original, source);
   const unique = uniqueViolation(original);
   if (unique) return toGraphQLError(conflictOn(unique.fields), source);
+  if (writeConflict(original)) {
+    const conflict = new DomainError('CONFLICT', 'A concurrent change got in the way and nothing was written; try again', {
+      reason: 'concurrent_write',
+    });
+    return toGraphQLError(conflict, source);
+  }
   if (databaseUnavailable(original)) {
     return toGraphQLError(new DomainError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly'), source);
   }

@@ -62,8 +62,8 @@ describe('the Scheduling page', () => {
     const appointment = page.getByTestId('appointment');
     await expect.poll(() => appointment.innerText()).toContain('10:30–11:15 Consultation with Ada Lovelace');
     expect(await appointment.innerText()).toContain('First visit');
-    // The booked time is no longer offered.
-    expect(await booking.getByLabel('Time').locator('option').allTextContents()).not.toContain('10:30');
+    // The booked time is no longer offered once the form has fetched the day's free times again.
+    await expect.poll(() => booking.getByLabel('Time').locator('option').allTextContents()).not.toContain('10:30');
 
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.origin });
     await page.getByRole('button', { name: 'Copy the widget code' }).click();

@@ -58,7 +58,12 @@ export function BookAppointment({ types, onBooked }: { types: AppointmentType[];
   });
   const [contacts] = useQuery<{ contacts: { data: Contact[] } }>({ query: CONTACTS, variables: { search: search || null } });
   const [booking, book] = useMutation<{ appointmentBook: { id: string; start_at: string } | null }>(BOOK);
-  const free = slots.data?.calendarSlots.slots ?? [];
+  // While another day's times load, the last day's answer is still the query's data: only the chosen day's are offered.
+  const [dayStarts, dayEnds] = [Date.parse(slotVariables.from), Date.parse(slotVariables.to)];
+  const free = (slots.data?.calendarSlots.slots ?? []).filter(({ start_at }) => {
+    const starts = Date.parse(start_at);
+    return starts >= dayStarts && starts < dayEnds;
+  });
   const found = contacts.data?.contacts.data ?? [];
   const chosenSlot = free.some((offered) => offered.start_at === slot) ? slot : (free[0]?.start_at ?? '');
   const chosenContact = found.some((contact) => contact.id === contactId) ? contactId : (found[0]?.id ?? '');
@@ -103,7 +108,7 @@ export function BookAppointment({ types, onBooked }: { types: AppointmentType[];
             </option>
           ))}
         </select>
-        {slots.data && free.length === 0 ? <small class="hint">No free time on this day.</small> : null}
+        {slots.data && !slots.fetching && free.length === 0 ? <small class="hint">No free time on this day.</small> : null}
       </div>
       <Field label="Find a contact" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       <div class="field">
