@@ -108,6 +108,10 @@ export const TEST_MESSAGING: MessagingSettings = {
   sendRetry: { attempts: 3, baseDelayMs: 10, pairIntervalMs: 30 },
 };
 
+/** The statuses a send's answer may show for an accepted message: the harness's sandbox moves it on every 5 ms, so a
+ * busy machine may read it back delivered or read already. */
+export const ACCEPTED_STATUSES = ['sent', 'delivered', 'read'];
+
 /**
  * Opens the harness for one test file and closes it after the file. Call it at the top of the file (top-level
  * await), not inside a hook: vitest ignores an afterAll registered while a hook runs, so the harness would
