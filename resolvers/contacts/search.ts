@@ -3,9 +3,17 @@
 // as people write phone numbers (`+1 (555) 000-0000`, `555-000`, `0044 20 7946`); the list is newest first by id.
 // Rare terms of three characters or more are found through the trigram indexes of the name and e-mail address and a
 // phone term's digits through the pieces of the phone number (migration 0042); shorter ones through `search_grams`,
-// every one- and two-character piece of the three lower-cased fields (migration 0017).
+// every one- and two-character piece of the three lower-cased fields (migration 0017). The rows a search reads in
+// order are tested against the three fields kept lower-cased together (`search_text`, migration 0048).
 import { Prisma } from '../../prisma/generated/prisma/client.js';
-import { containsIgnoringCase, containsPattern, isShortTerm, type Lookup, type SearchedTable } from '../shared/substringSearch.js';
+import {
+  containsIgnoringCase,
+  containsPattern,
+  isShortTerm,
+  lowerCasedPattern,
+  type Lookup,
+  type SearchedTable,
+} from '../shared/substringSearch.js';
 
 /** Only digits, spaces, dots, dashes and brackets, after an optional `+`: a phone number as typed. */
 const PHONE_AS_TYPED = /^\+?[\d\s.()-]+$/;
@@ -30,6 +38,23 @@ function phoneMatches(row: Prisma.Sql, term: string): Prisma.Sql {
   return digits === null
     ? containsIgnoringCase(Prisma.sql`${row}.phone_number`, term)
     : Prisma.sql`${row}.phone_number LIKE ${containsPattern(digits)}`;
+}
+
+/** What separates the fields of `search_text` (migration 0048). */
+const FIELD_SEPARATOR = '\n';
+
+/**
+ * Whether a contact's name, phone number or e-mail address contains the term. The fields are lower-cased in
+ * `search_text` when the contact is written, so a term is one LIKE of it, which cannot match across two fields when
+ * the term holds no separator; a phone term's digits are also looked for in the number (phoneMatches). A term with a
+ * separator is tested field by field.
+ */
+function contactMatches(row: Prisma.Sql, term: string): Prisma.Sql {
+  const name = containsIgnoringCase(Prisma.sql`${row}.name`, term);
+  const email = containsIgnoringCase(Prisma.sql`${row}.email`, term);
+  if (term.includes(FIELD_SEPARATOR)) return Prisma.sql`(${name} OR ${phoneMatches(row, term)} OR ${email})`;
+  const anyField = Prisma.sql`${row}.search_text LIKE ${lowerCasedPattern(term)}`;
+  return phoneDigits(term) === null ? anyField : Prisma.sql`(${anyField} OR ${phoneMatches(row, term)})`;
 }
 
 /** The length of a phone number's indexed pieces (migration 0042). */
@@ -64,8 +89,7 @@ const shortGram = (row: Prisma.Sql, gram: string, term: string): Lookup => ({
  */
 export const CONTACTS: SearchedTable = {
   table: Prisma.raw('customers'),
-  matches: (row, term) =>
-    Prisma.sql`(${containsIgnoringCase(Prisma.sql`${row}.name`, term)} OR ${phoneMatches(row, term)} OR ${containsIgnoringCase(Prisma.sql`${row}.email`, term)})`,
+  matches: contactMatches,
   lookups: (row, term) => {
     // The name and e-mail are looked up by the term, the phone number by its digits.
     const digits = phoneDigits(term);

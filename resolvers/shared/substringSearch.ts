@@ -36,7 +36,12 @@ export function containsPattern(term: string): string {
  * trigram index keeps ILIKE, which the index answers.
  */
 export function containsIgnoringCase(value: Prisma.Sql, term: string): Prisma.Sql {
-  return Prisma.sql`lower(${value}) LIKE (SELECT lower(${containsPattern(term)}))`;
+  return Prisma.sql`lower(${value}) LIKE ${lowerCasedPattern(term)}`;
+}
+
+/** containsPattern lower-cased once per statement (an InitPlan): for values that are lower-cased already. */
+export function lowerCasedPattern(term: string): Prisma.Sql {
+  return Prisma.sql`(SELECT lower(${containsPattern(term)}))`;
 }
 
 /** Whether `term` is too short for a trigram index, so that its candidates come from a short-gram index. */

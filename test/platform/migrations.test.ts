@@ -55,6 +55,7 @@ const unsupportedFields = new Map<string, UnsupportedField[]>(
 const DATABASE_ONLY = {
   generatedColumns: [
     `customers.search_grams GENERATED ALWAYS AS (short_grams(VARIADIC ARRAY[name, phone_number, email])) STORED`,
+    `customers.search_text GENERATED ALWAYS AS (lower(((((COALESCE(name, ''::text) || '\n'::text) || COALESCE(email, ''::text)) || '\n'::text) || COALESCE(phone_number, ''::text)))) STORED`,
     `knowledge_documents.search GENERATED ALWAYS AS ((setweight(to_tsvector('english'::regconfig, title), 'A'::"char") || setweight(to_tsvector('english'::regconfig, content), 'B'::"char"))) STORED`,
   ],
   expressionIndexes: [
