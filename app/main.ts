@@ -19,6 +19,7 @@ import { shutdown, stopOnSignals } from '../infra/shutdown.js';
 import { createSessionStore } from '../infra/mcp/sessionStore.js';
 import { randomUUID } from 'node:crypto';
 import { issueSetupToken } from '../resolvers/people/signIn.js';
+import { unreadableIntegrations } from '../resolvers/workspace/integrations.js';
 import { setupPageUrl } from '../facades/auth/paths.js';
 import { recordServerAddress } from './serverAddress.js';
 import { listenedOrExit } from './portTaken.js';
@@ -117,6 +118,21 @@ const backgroundStart = setTimeout(() => {
   );
 }, BACKGROUND_START_DELAY_MS);
 const cancelBackgroundStart = shutdown.register({ name: 'background start', stage: 'drain', stop: () => clearTimeout(backgroundStart) });
+
+// An integration sealed under another ENCRYPTION_KEY can neither send nor take its callbacks, and each refusal is a
+// 409 that the request log keeps at info: the operator is told once, in the error log, which integrations and why.
+// After the listen, so that the first requests do not wait for it; before the metrics listener is announced.
+await unreadableIntegrations(runtime.services).then(
+  (unreadable) => {
+    if (unreadable.length === 0) return;
+    logger.error(
+      { integrations: unreadable.map(({ id, workspaceId, provider }) => ({ id, workspace_id: workspaceId, provider })) },
+      `${unreadable.length} connected integration(s) have credentials this ENCRYPTION_KEY cannot read: their sends and ` +
+        'provider callbacks are refused until the key they were sealed with is set, or they are connected again',
+    );
+  },
+  (error: unknown) => logger.error({ err: error }, 'reading the integrations’ credentials at start failed'),
+);
 
 // While no workspace exists, every start prints a fresh one-time link to the console's first-run page.
 const setupToken = await issueSetupToken(runtime.services);

@@ -225,6 +225,22 @@ export async function isVerifyToken(services: Services, token: string): Promise<
   return matched;
 }
 
+/**
+ * The connected integrations whose credentials this service's ENCRYPTION_KEY cannot open: their sends, template and
+ * media calls and provider callbacks are refused 409 `credentials_unreadable` until the key they were sealed with is
+ * set or they are connected again. The server names them when it starts, so that the operator sees it in the error log.
+ */
+export async function unreadableIntegrations(services: Pick<Services, 'prisma' | 'secrets'>): Promise<IntegrationRef[]> {
+  const rows = await services.prisma.integration.findMany({
+    where: { status: 'connected' },
+    select: { id: true, company_id: true, provider: true, credentials: true },
+    orderBy: { id: 'asc' },
+  });
+  return rows
+    .filter((row) => readableCredentials(services.secrets, row.credentials) === null)
+    .map((row) => ({ id: row.id, workspaceId: row.company_id, provider: row.provider }));
+}
+
 function readableCredentials(secrets: SecretBox, sealed: string): IntegrationCredentials | null {
   try {
     return openCredentials(secrets, sealed);
