@@ -46,7 +46,8 @@ const FIELD_SEPARATOR = '\n';
 /**
  * Whether a contact's name, phone number or e-mail address contains the term. The fields are lower-cased in
  * `search_text` when the contact is written, so a term is one LIKE of it, which cannot match across two fields when
- * the term holds no separator; a phone term's digits are also looked for in the number (phoneMatches). A term with a
+ * the term holds no separator; a phone term typed with more than its digits (`+1 555-000`) has its digits looked for
+ * in the number too (phoneMatches), while a term of digits alone is already looked for there. A term with a
  * separator is tested field by field.
  */
 function contactMatches(row: Prisma.Sql, term: string): Prisma.Sql {
@@ -54,7 +55,8 @@ function contactMatches(row: Prisma.Sql, term: string): Prisma.Sql {
   const email = containsIgnoringCase(Prisma.sql`${row}.email`, term);
   if (term.includes(FIELD_SEPARATOR)) return Prisma.sql`(${name} OR ${phoneMatches(row, term)} OR ${email})`;
   const anyField = Prisma.sql`${row}.search_text LIKE ${lowerCasedPattern(term)}`;
-  return phoneDigits(term) === null ? anyField : Prisma.sql`(${anyField} OR ${phoneMatches(row, term)})`;
+  const digits = phoneDigits(term);
+  return digits === null || digits === term ? anyField : Prisma.sql`(${anyField} OR ${phoneMatches(row, term)})`;
 }
 
 /** The length of a phone number's indexed pieces (migration 0042). */
