@@ -2,8 +2,8 @@
 // describes: every table, column (type, nullability, default), index (columns, order, method, operator
 // class, uniqueness, name) and foreign key. Prisma's schema engine is not available offline, so this test
 // is what keeps the two in step. What schema.prisma cannot express (a generated column's expression, an
-// index on an expression, a partial index, an exclusion constraint, a trigger) is listed in DATABASE_ONLY below and checked
-// exactly too.
+// index on an expression, an index with included columns, a partial index, an exclusion constraint, a trigger) is listed
+// in DATABASE_ONLY below and checked exactly too.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, afterAll } from 'vitest';
 import wasm from '@prisma/prisma-schema-wasm';
@@ -62,6 +62,9 @@ const DATABASE_ONLY = {
     `CREATE INDEX customers_company_id_phone_pieces_idx ON public.customers USING gin (company_id, phone_pieces(phone_number))`,
     `CREATE INDEX messages_company_id_body_grams_idx ON public.messages USING gin (company_id, short_grams(VARIADIC ARRAY[body]))`,
   ],
+  coveringIndexes: [
+    `CREATE INDEX customers_company_id_id_search_idx ON public.customers USING btree (company_id, id DESC) INCLUDE (search_text, phone_number)`,
+  ],
   partialIndexes: [
     `CREATE INDEX events_undispatched_idx ON public.events USING btree (id) WHERE (dispatched_at IS NULL)`,
     `CREATE INDEX events_automations_pending_idx ON public.events USING btree (id) WHERE (automations_done_at IS NULL)`,
@@ -85,7 +88,7 @@ const DATABASE_ONLY = {
 };
 
 /** The indexes schema.prisma cannot describe, left out of its comparison and checked on their own. */
-const DATABASE_ONLY_INDEXES = [...DATABASE_ONLY.expressionIndexes, ...DATABASE_ONLY.partialIndexes];
+const DATABASE_ONLY_INDEXES = [...DATABASE_ONLY.expressionIndexes, ...DATABASE_ONLY.coveringIndexes, ...DATABASE_ONLY.partialIndexes];
 
 const models = new Map(dmmf.models.map((model) => [model.name, model]));
 const tableOf = (model: DmmfModel) => model.dbName ?? model.name;
@@ -257,6 +260,11 @@ describe('SQL migrations', async () => {
         .map((row) => row.indexdef)
         .filter((definition) => / USING \w+ \((\w+, )*\w+\(/.test(definition))
         .sort(),
+      coveringIndexes: indexes
+        .filter((row) => !exclusionNames.has(row.indexname))
+        .map((row) => row.indexdef)
+        .filter((definition) => / INCLUDE \(/.test(definition))
+        .sort(),
       partialIndexes: indexes
         .filter((row) => !exclusionNames.has(row.indexname))
         .map((row) => row.indexdef)
@@ -284,12 +292,13 @@ describe('SQL migrations', async () => {
     expect(actual.foreignKeys).toEqual(expected.foreignKeys);
   });
 
-  it('builds exactly the generated columns, expression and partial indexes, exclusion constraints and triggers that schema.prisma cannot describe', async () => {
+  it('builds exactly the generated columns, expression, covering and partial indexes, exclusion constraints and triggers that schema.prisma cannot describe', async () => {
     const actual = await actualSchema();
     expect(actual.triggers).toEqual([...DATABASE_ONLY.triggers].sort());
     expect(actual.generatedColumns).toEqual([...DATABASE_ONLY.generatedColumns].sort());
     expect(actual.exclusionConstraints).toEqual([...DATABASE_ONLY.exclusionConstraints].sort());
     expect(actual.expressionIndexes).toEqual([...DATABASE_ONLY.expressionIndexes].sort());
+    expect(actual.coveringIndexes).toEqual([...DATABASE_ONLY.coveringIndexes].sort());
     expect(actual.partialIndexes).toEqual([...DATABASE_ONLY.partialIndexes].sort());
   });
 
