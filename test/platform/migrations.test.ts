@@ -63,7 +63,7 @@ const DATABASE_ONLY = {
     `CREATE INDEX messages_company_id_body_grams_idx ON public.messages USING gin (company_id, short_grams(VARIADIC ARRAY[body]))`,
   ],
   coveringIndexes: [
-    `CREATE INDEX customers_company_id_id_search_idx ON public.customers USING btree (company_id, id DESC) INCLUDE (search_text, phone_number)`,
+    `CREATE INDEX customers_company_id_id_search_idx ON public.customers USING btree (company_id, id DESC) INCLUDE (search_text)`,
   ],
   partialIndexes: [
     `CREATE INDEX events_undispatched_idx ON public.events USING btree (id) WHERE (dispatched_at IS NULL)`,
