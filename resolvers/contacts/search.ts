@@ -51,9 +51,11 @@ const FIELD_SEPARATOR = '\n';
  * separator is tested field by field.
  */
 function contactMatches(row: Prisma.Sql, term: string): Prisma.Sql {
-  const name = containsIgnoringCase(Prisma.sql`${row}.name`, term);
-  const email = containsIgnoringCase(Prisma.sql`${row}.email`, term);
-  if (term.includes(FIELD_SEPARATOR)) return Prisma.sql`(${name} OR ${phoneMatches(row, term)} OR ${email})`;
+  if (term.includes(FIELD_SEPARATOR)) {
+    const name = containsIgnoringCase(Prisma.sql`${row}.name`, term);
+    const email = containsIgnoringCase(Prisma.sql`${row}.email`, term);
+    return Prisma.sql`(${name} OR ${phoneMatches(row, term)} OR ${email})`;
+  }
   const anyField = Prisma.sql`${row}.search_text LIKE ${lowerCasedPattern(term)}`;
   const digits = phoneDigits(term);
   return digits === null || digits === term ? anyField : Prisma.sql`(${anyField} OR ${phoneMatches(row, term)})`;

@@ -47,6 +47,20 @@ function splitIntoFields(text: string, names: readonly string[]): string[] | nul
   return null;
 }
 
+/** One wrapping of a database failure: Prisma's error, the driver adapter's, the driver's or the socket's. */
+type FailureLevel = { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: string } } }; cause?: unknown };
+
+/** Whether the failure or one of its causes (Prisma wraps the adapter's, which wraps the driver's; five levels at
+ * most) meets `test`. */
+function anyLevel(error: unknown, test: (level: FailureLevel) => boolean): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const level = current as FailureLevel;
+    if (test(level)) return true;
+    current = level.cause;
+  }
+  return false;
+}
+
 /**
  * PostgreSQL aborted the statement because a concurrent transaction got in its way: a deadlock (40P01, which
  * two inserts into an exclusion constraint can reach when each waits for the other's row) or a serialization
@@ -54,12 +68,7 @@ function splitIntoFields(text: string, names: readonly string[]): string[] | nul
  * written, and the same write tried again sees the other transaction's outcome.
  */
 export function writeConflict(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-    const candidate = current as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: string } } }; cause?: unknown };
-    if (candidate.code === 'P2034' || candidate.meta?.driverAdapterError?.cause?.kind === 'TransactionWriteConflict') return true;
-    current = candidate.cause;
-  }
-  return false;
+  return anyLevel(error, (level) => level.code === 'P2034' || level.meta?.driverAdapterError?.cause?.kind === 'TransactionWriteConflict');
 }
 
 /** Driver-adapter failure kinds, Prisma codes and node-postgres/socket codes that mean "the database is away". */
@@ -90,22 +99,11 @@ const UNREACHABLE_MESSAGES =
  * is answered 503 rather than 500 (schema/shared/errors.ts). A transaction cut this way was rolled back by PostgreSQL.
  */
 export function databaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-    const candidate = current as {
-      code?: unknown;
-      message?: unknown;
-      meta?: { driverAdapterError?: { cause?: { kind?: string } } };
-      cause?: unknown;
-    };
-    if (UNREACHABLE_KINDS.has(candidate.meta?.driverAdapterError?.cause?.kind ?? '')) return true;
-    if (
-      typeof candidate.code === 'string' &&
-      (UNREACHABLE_PRISMA_CODES.has(candidate.code) || UNREACHABLE_SOCKET_CODES.has(candidate.code))
-    ) {
-      return true;
-    }
-    if (typeof candidate.message === 'string' && UNREACHABLE_MESSAGES.test(candidate.message)) return true;
-    current = candidate.cause;
-  }
-  return false;
+  return anyLevel(
+    error,
+    ({ code, message, meta }) =>
+      UNREACHABLE_KINDS.has(meta?.driverAdapterError?.cause?.kind ?? '') ||
+      (typeof code === 'string' && (UNREACHABLE_PRISMA_CODES.has(code) || UNREACHABLE_SOCKET_CODES.has(code))) ||
+      (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)),
+  );
 }
