@@ -49,6 +49,7 @@ export async function openRuntime(settings: Settings, options: RuntimeOptions): 
   const services = createServices({
     prisma: db.prisma,
     sql: db.sql,
+    searchSql: db.searchSql,
     listen: db.listen,
     secrets,
     version: VERSION,

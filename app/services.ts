@@ -26,6 +26,8 @@ export type ServiceOptions = {
   prisma: PrismaClient;
   /** The same database's SQL connection (Database.sql). */
   sql: SqlConnection;
+  /** Its connection for search statements (Database.searchSql). */
+  searchSql: SqlConnection;
   secrets: SecretBox;
   version: string;
   logger: Logger;
@@ -71,6 +73,7 @@ export function createServices(options: ServiceOptions): Services {
   const services: Services = {
     prisma: options.prisma,
     sql: options.sql,
+    searchSql: options.searchSql,
     secrets: options.secrets,
     version: options.version,
     webhookTargets: options.webhookTargets,

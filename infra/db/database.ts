@@ -28,6 +28,9 @@ import { projectPath } from '../paths.js';
 export type Database = {
   prisma: PrismaClient;
   sql: SqlConnection;
+  /** The same database for search statements: on a PostgreSQL server with named statements, sessions of their own
+   * that plan each statement once for any term (searchSessions); otherwise `sql`. */
+  searchSql: SqlConnection;
   kind: 'postgres' | 'pglite';
   /** LISTEN on a channel: NOTIFY of committed changes, from this process or (on PostgreSQL) any other. */
   listen: Listen;
@@ -70,6 +73,30 @@ export type DatabaseOptions = {
 const KEEP_ALIVE_DELAY_MS = 10_000;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
+/** No JIT compilation: the service's statements are short, and a search statement whose never-run steps are
+ * estimated dear crossed jit_above_cost at a million contacts, spending 100 ms compiling what runs in 5. */
+const SESSION_SETTINGS = '-c jit=off';
+
+/**
+ * The sessions that search statements run on (substringSearch.ts): each named statement is planned once, for any term
+ * (plan_cache_mode = force_generic_plan), where PostgreSQL would plan it anew at every run (a custom plan: 0.6–2 ms
+ * of a 1.5–4 ms search at ten thousand contacts, measured as the service names them). A search statement's steps are
+ * fixed by its shape (windows read in the workspace's index order, lookups fenced from each other and from the
+ * windows), so one plan serves every term (test/contacts/searchSteps.test.ts asserts its steps). Only search statements
+ * run here: for the others a parameter's value may choose the plan. Half as many as the pool's other sessions, at
+ * least one.
+ */
+function searchSessions(connection: pg.PoolConfig, poolSize: number): pg.Pool {
+  const pool = new pg.Pool({
+    ...connection,
+    max: Math.max(1, Math.ceil(poolSize / 2)),
+    options: `${SESSION_SETTINGS} -c plan_cache_mode=force_generic_plan`,
+  });
+  // An idle session's failure (the server restarted) only drops it from the pool; without a listener it would crash.
+  pool.on('error', () => {});
+  return pool;
+}
+
 /** An interactive transaction may wait for its connection, and then run, as long as a statement may: Prisma's own
  * defaults (2 s to begin, 5 s to run) failed requests on a busy machine long before their response deadline. */
 function transactionOptions(statementTimeoutMs: number) {
@@ -79,20 +106,20 @@ function transactionOptions(statementTimeoutMs: number) {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   if (options.url) {
-    const pool = new pg.Pool({
+    const poolSize = options.poolSize ?? 10;
+    const prepared = options.preparedStatements ?? true;
+    const connection = {
       connectionString: options.url,
-      max: options.poolSize ?? 10,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
       connectionTimeoutMillis: statementTimeoutMs,
       statement_timeout: statementTimeoutMs,
       // A little longer than the server's own limit: past it no answer is coming (the network dropped it).
       query_timeout: statementTimeoutMs + 1_000,
-      // No JIT compilation: the service's statements are short, and a search statement whose never-run steps are
-      // estimated dear crossed jit_above_cost at a million contacts, spending 100 ms compiling what runs in 5.
-      options: '-c jit=off',
-    });
-    return openPool(pool, { kind: 'postgres', statementTimeoutMs, prepared: options.preparedStatements ?? true });
+    };
+    const pool = new pg.Pool({ ...connection, max: poolSize, options: SESSION_SETTINGS });
+    const searchPool = prepared ? searchSessions(connection, poolSize) : undefined;
+    return openPool(pool, { kind: 'postgres', statementTimeoutMs, prepared, searchPool });
   }
   if (!options.dataDir) {
     return openPGlite(await createPGlite('memory://', options.sharedBuffers, options.snapshot), statementTimeoutMs);
@@ -151,10 +178,11 @@ export async function embeddedSnapshot(): Promise<Blob> {
   }
 }
 
-type PoolUse = { kind: Database['kind']; statementTimeoutMs: number; prepared: boolean; socketPath?: string };
+type PoolUse = { kind: Database['kind']; statementTimeoutMs: number; prepared: boolean; socketPath?: string; searchPool?: pg.Pool };
 
-function openPool(pool: pg.Pool, { kind, statementTimeoutMs, prepared, socketPath }: PoolUse): Database {
+function openPool(pool: pg.Pool, { kind, statementTimeoutMs, prepared, socketPath, searchPool }: PoolUse): Database {
   const nameOf = prepared ? statementNamer() : undefined;
+  const sql = fromPgPool(pool, nameOf);
   const prisma = new PrismaClient({
     adapter: new PrismaPg(pool, nameOf ? { statementNameGenerator: nameOf } : {}),
     ...transactionOptions(statementTimeoutMs),
@@ -162,7 +190,8 @@ function openPool(pool: pg.Pool, { kind, statementTimeoutMs, prepared, socketPat
   const notifications = poolListen(pool);
   return {
     prisma,
-    sql: fromPgPool(pool, nameOf),
+    sql,
+    searchSql: searchPool ? fromPgPool(searchPool, statementNamer()) : sql,
     listen: notifications.listen,
     kind,
     socketPath,
@@ -170,7 +199,7 @@ function openPool(pool: pg.Pool, { kind, statementTimeoutMs, prepared, socketPat
     async close() {
       notifications.close();
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), searchPool?.end()]);
     },
   };
 }
@@ -222,9 +251,12 @@ function openPGlite(
   const connections = new Set<WireConnection>();
   const notifications = pgliteNotifications(pglite);
   let closing = false;
+  const sql = fromPGlite(pglite);
   return {
     prisma,
-    sql: fromPGlite(pglite),
+    sql,
+    // One session, whose statements are unnamed: each is planned at its run whatever the session's settings.
+    searchSql: sql,
     listen: notifications.listen,
     kind: 'pglite',
     socketPath: ownership?.socketPath,

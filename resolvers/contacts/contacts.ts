@@ -72,24 +72,25 @@ export async function contactDetail(sql: SqlConnection, workspaceId: string, id:
   return found ?? null;
 }
 
-/** Up to `take` of the workspace's contacts meeting `condition` (on `c`, the contact), newest first. */
-function newestContacts(ctx: Context, workspaceId: string, condition: Prisma.Sql, take: number): Promise<ContactRow[]> {
-  return statementRows<ContactRow>(
-    ctx.sql,
-    Prisma.sql`
-    SELECT ${CONTACT_COLUMNS} FROM customers c WHERE c.company_id = ${workspaceId}::uuid AND ${condition} ORDER BY c.id DESC LIMIT ${take}`,
-  );
+/** The statement of up to `take` of the workspace's contacts meeting `condition` (on `c`, the contact), newest first. */
+function newestContacts(workspaceId: string, condition: Prisma.Sql, take: number): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${CONTACT_COLUMNS} FROM customers c WHERE c.company_id = ${workspaceId}::uuid AND ${condition} ORDER BY c.id DESC LIMIT ${take}`;
 }
 
-/** The contacts matching `term` (resolvers/contacts/search.ts chooses how to find them), newest first: one statement. */
+/** The statement of up to `take` of the workspace's contacts matching `term` (resolvers/contacts/search.ts chooses
+ * how to find them), newest first, older than `cursor` when given. */
+export function contactSearch(workspaceId: string, term: string, cursor: string | null, take: number): Prisma.Sql {
+  const matches = newestFirstMatches(CONTACTS, workspaceId, term, cursor, take);
+  return newestContacts(workspaceId, Prisma.sql`c.id = ANY(ARRAY(SELECT id FROM (${matches}) AS found))`, take);
+}
+
+/** A page of the contacts matching `term`: one statement, on the connection for search statements. */
 function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }) {
   const { workspaceId } = requireActor(ctx);
   return keysetPage(
     args.limit,
-    (take) => {
-      const matches = newestFirstMatches(CONTACTS, workspaceId, term, args.cursor ?? null, take);
-      return newestContacts(ctx, workspaceId, Prisma.sql`c.id = ANY(ARRAY(SELECT id FROM (${matches}) AS found))`, take);
-    },
+    (take) => statementRows<ContactRow>(ctx.searchSql, contactSearch(workspaceId, term, args.cursor ?? null, take)),
     (row) => row.id,
   );
 }
@@ -105,7 +106,7 @@ function page(ctx: Context, args: { limit: number; cursor?: string | null; searc
   const condition = conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`;
   return keysetPage(
     args.limit,
-    (take) => newestContacts(ctx, workspaceId, condition, take),
+    (take) => statementRows<ContactRow>(ctx.sql, newestContacts(workspaceId, condition, take)),
     (row) => row.id,
   );
 }

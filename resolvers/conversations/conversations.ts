@@ -98,7 +98,7 @@ export async function searchConversations(ctx: Context, input: z.input<typeof se
   const args = parseInput(searchInput, input);
   const { workspaceId } = requireActor(ctx);
   return page(args, async (walk, take) =>
-    conversationsOfIds(ctx, workspaceId, await matchingConversationIds(ctx.sql, workspaceId, args.q, walk, take), query),
+    conversationsOfIds(ctx, workspaceId, await matchingConversationIds(ctx.searchSql, workspaceId, args.q, walk, take), query),
   );
 }
 

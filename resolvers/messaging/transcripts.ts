@@ -127,7 +127,7 @@ export async function searchMessages(ctx: Context, input: MessageSearchInput): P
           select: messageDetailSelect,
         })
     : async (take: number) => {
-        const ids = await matchingNewestFirst(ctx.sql, MESSAGES, workspaceId, args.q, cursor, take);
+        const ids = await matchingNewestFirst(ctx.searchSql, MESSAGES, workspaceId, args.q, cursor, take);
         if (ids.length === 0) return [];
         const where = { id: { in: ids }, company_id: workspaceId };
         return ctx.prisma.message.findMany({ where, orderBy: { id: 'desc' }, select: messageDetailSelect });

@@ -54,6 +54,9 @@ export type Services = {
   /** The same database without Prisma, for the few read statements whose rows Prisma's mapping would cost more
    * than the statement itself (the contact pages and a contact's detail). */
   sql: SqlConnection;
+  /** The same database for search statements (substringSearch.ts), each planned once for any term where the
+   * database allows it (infra/db/database.ts, searchSessions). */
+  searchSql: SqlConnection;
   secrets: SecretBox;
   version: string;
   messaging: MessagingProviders;

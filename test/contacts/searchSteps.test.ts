@@ -3,12 +3,14 @@
 // further window, read in order, and never by the index step, which would fetch every older match of the term (a
 // last name one short of its page at a million contacts took 330 ms that way); a rare term does reach the index
 // step, which shows that the plan tells the steps apart. The rows read in order come from the index of that order
-// alone (migration 0049), and a phone term's pieces from their own index. 1,100 contacts: the newest 1,000 hold 50 matches of the common term, the
-// next 80 none, the oldest 20 all match.
+// alone (migration 0049), and a phone term's pieces from their own index. Each holds of the plan made for the term
+// (a custom plan: the embedded database, and any unnamed statement) and of the one plan made for any term (the
+// generic plan of PostgreSQL's search sessions, infra/db/database.ts), on both databases. 1,100 contacts: the newest
+// 1,000 hold 50 matches of the common term, the next 80 none, the oldest 20 all match.
 import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { CONTACTS } from '../../resolvers/contacts/search.js';
-import { newestFirstMatches } from '../../resolvers/shared/substringSearch.js';
+import type { Prisma } from '../../prisma/generated/prisma/client.js';
+import { contactSearch } from '../../resolvers/contacts/contacts.js';
 import { openHarness } from '../support/harness.js';
 
 const h = await openHarness();
@@ -29,14 +31,42 @@ await h.db.sql.query('ANALYZE customers');
 
 type PlanNode = { Alias?: string; 'Node Type': string; 'Index Name'?: string; 'Actual Loops': number; Plans?: PlanNode[] };
 
+type Plans = 'custom' | 'generic';
+
+/** A statement's value as SQL text (a workspace id, a pattern, a number), for EXECUTE's arguments. */
+const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
+
+/** The statement's rows and its executed plan (EXPLAIN ANALYZE's JSON), planned for its values or once for any. */
+async function run(statement: Prisma.Sql, plans: Plans): Promise<{ rows: { id: string }[]; explained: unknown }> {
+  if (plans === 'custom') {
+    const rows = await h.db.sql.query<{ id: string }>(statement.text, statement.values);
+    const [explained] = await h.db.sql.query<{ 'QUERY PLAN': unknown }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`,
+      statement.values,
+    );
+    return { rows, explained: explained!['QUERY PLAN'] };
+  }
+  return h.db.sql.session(async (session) => {
+    const values = statement.values.map(literal).join(', ');
+    await session.exec(`SET plan_cache_mode = force_generic_plan; PREPARE search_steps AS ${statement.text}`);
+    try {
+      const rows = await session.query<{ id: string }>(`EXECUTE search_steps(${values})`);
+      const [explained] = await session.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE search_steps(${values})`);
+      return { rows, explained: explained!['QUERY PLAN'] };
+    } finally {
+      await session.exec('DEALLOCATE search_steps; RESET plan_cache_mode');
+    }
+  });
+}
+
 /** The page's ids, how many times the index step's reads of the contacts (aliased `candidate`, however the planner
- * reads them) ran while answering it, the window's scans of the contacts that ran (node type and index), and every
+ * reads them) ran while answering it, the windows' scans of the contacts that ran (node type and index), and every
  * index that a scan which ran read. */
-async function answer(term: string): Promise<{ ids: string[]; lookups: number; scans: string[]; indexes: Set<string> }> {
-  const statement = newestFirstMatches(CONTACTS, ws.workspace_id, term, null, 51);
-  const ids = (await h.db.sql.query<{ id: string }>(statement.text, statement.values)).map((row) => row.id);
-  const [explained] = await h.db.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
-  const raw = explained!['QUERY PLAN'];
+async function answer(term: string, plans: Plans): Promise<{ ids: string[]; lookups: number; scans: string[]; indexes: Set<string> }> {
+  const { rows, explained: raw } = await run(contactSearch(ws.workspace_id, term, null, 51), plans);
+  const ids = rows.map((row) => row.id);
+  // A plan made for the values names the workspace; one made for any value names its parameter instead.
+  expect(JSON.stringify(raw).includes(ws.workspace_id)).toBe(plans === 'custom');
   const [{ Plan }] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }];
   let lookups = 0;
   const scans: string[] = [];
@@ -51,15 +81,15 @@ async function answer(term: string): Promise<{ ids: string[]; lookups: number; s
   return { ids, lookups, scans, indexes };
 }
 
-describe('the steps of a contact search', () => {
+describe.each<Plans>(['custom', 'generic'])('the steps of a contact search, %s plan', (plans) => {
   it('completes a common term one match short of its page from the further window, without the index step', async () => {
-    const { ids, lookups } = await answer('kowalski');
+    const { ids, lookups } = await answer('kowalski', plans);
     expect(ids).toHaveLength(51);
     expect(lookups).toBe(0);
   });
 
   it('reaches the index step for a rare term', async () => {
-    const { ids, lookups } = await answer('zyx');
+    const { ids, lookups } = await answer('zyx', plans);
     expect(ids).toHaveLength(1);
     expect(lookups).toBeGreaterThan(0);
   });
@@ -68,7 +98,7 @@ describe('the steps of a contact search', () => {
     // Index-only scans need the table's visibility map, which VACUUM (autovacuum, in production) keeps.
     await h.db.sql.query('VACUUM ANALYZE customers');
     for (const term of ['kowalski', '5550001']) {
-      const { scans } = await answer(term);
+      const { scans } = await answer(term, plans);
       expect(scans.length).toBeGreaterThan(0);
       expect(new Set(scans)).toEqual(new Set(['Index Only Scan customers_company_id_id_search_idx']));
     }
@@ -78,7 +108,7 @@ describe('the steps of a contact search', () => {
   // contacts by computing every contact's from that index (58 ms, against 3 ms through the pieces' GIN index).
   it("looks a phone number's pieces up in their own index, never computing every contact's", async () => {
     await h.db.sql.query('VACUUM ANALYZE customers');
-    const { ids, lookups, indexes } = await answer('+1 555 000 0999');
+    const { ids, lookups, indexes } = await answer('+1 555 000 0999', plans);
     expect(ids).toHaveLength(1);
     expect(lookups).toBeGreaterThan(0);
     expect(indexes).toContain('customers_company_id_phone_pieces_idx');

@@ -53,6 +53,7 @@ async function asService<T>(work: (fetch: ServiceCalls) => Promise<T>): Promise<
   const services = createServices({
     prisma: db.prisma,
     sql: db.sql,
+    searchSql: db.searchSql,
     listen: db.listen,
     secrets,
     version: '0.1.0',

@@ -130,6 +130,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const services = createServices({
     prisma: db.prisma,
     sql: db.sql,
+    searchSql: db.searchSql,
     listen: db.listen,
     secrets: createSecretBox(randomBytes(32)),
     version: VERSION,
