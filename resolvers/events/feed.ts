@@ -10,6 +10,8 @@ import { EVENT_ID_PREFIX } from '../shared/outbox.js';
 import type { FeedEvent, FeedPosition } from '../shared/liveEvents.js';
 
 type EventRow = { id: string; body: string; tx_id: string };
+// The statements answer tx_id and id as text, under their own names: ORDER BY names them by table, as a bare name
+// would order by the answered text ("10" before "9") instead of the columns (and not by their index).
 
 function feedEvent(row: EventRow): FeedEvent {
   return { envelope: JSON.parse(row.body) as FeedEvent['envelope'], position: { txId: BigInt(row.tx_id), id: row.id } };
@@ -36,7 +38,7 @@ export async function readEvents(
       AND tx_id < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint
       ${after ? Prisma.sql`AND (tx_id, id) > (${after.txId}::bigint, ${after.id}::uuid)` : Prisma.empty}
       ${types ? Prisma.sql`AND type = ANY(${types}::text[])` : Prisma.empty}
-    ORDER BY tx_id, id
+    ORDER BY events.tx_id, events.id
     LIMIT ${take}`;
   return rows.map(feedEvent);
 }
@@ -46,7 +48,7 @@ export async function feedHead(prisma: PrismaClient, workspaceId: string): Promi
   const [row] = await prisma.$queryRaw<EventRow[]>`
     SELECT id::text AS id, '' AS body, tx_id::text AS tx_id FROM events
     WHERE company_id = ${workspaceId}::uuid AND tx_id < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint
-    ORDER BY tx_id DESC, id DESC LIMIT 1`;
+    ORDER BY events.tx_id DESC, events.id DESC LIMIT 1`;
   return row ? { txId: BigInt(row.tx_id), id: row.id } : null;
 }
 

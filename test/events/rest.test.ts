@@ -1,7 +1,8 @@
 // The event feed as an integrator uses it (GET /api/v1/events, Stripe's events list as the model): a receiver
 // that was down catches up from the last event it processed and gets exactly the events it missed, each the
 // webhook body byte for byte; paging, the type filter, workspace isolation and a bad cursor; the workers'
-// pruning after EVENT_RETENTION_DAYS; and, on PostgreSQL, that an event committed late by a longer transaction
+// pruning after EVENT_RETENTION_DAYS; the order of transactions whose ids cross a power of ten, and where a live
+// subscription starts among them; and, on PostgreSQL, that an event committed late by a longer transaction
 // never falls behind a reader's cursor.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openHarness } from '../support/harness.js';
@@ -12,6 +13,7 @@ import { createLogger } from '../../infra/observability/logger.js';
 import { startDeliveryWorker } from '../../workers/webhooks/worker.js';
 import { startEventPruner } from '../../workers/events/pruner.js';
 import { getJson } from '../support/restFixtures.js';
+import { feedHead } from '../../resolvers/events/feed.js';
 
 takeTurnsWithOtherWorkerFiles();
 const h = await openHarness({ webhookTargets: createTargetGuard({ allowedHosts: LOCAL_RECEIVER_HOSTS }), rateLimitPerMinute: 100_000 });
@@ -97,6 +99,22 @@ describe('the event feed', () => {
     }
     const narrow = await h.key(workspace.workspace_id, ['conversations']);
     expect((await getJson(h, '/api/v1/events', { key: narrow })).status).toBe(403);
+  });
+
+  // Transaction ids grow past each power of ten in a database's life (…, 9, 10, …, 99,999, 100,000): the feed is
+  // ordered by their number, not by their text, in which "10" sorts before "9". Four events recorded in transactions 8,
+  // 9, 10 and 11 (given explicitly, as a database reaches such ids only over its life), their ids in the reverse order.
+  it('reads events in transaction order across a power of ten, page by page', async () => {
+    const workspace = await h.workspace();
+    const recorded = await recordMessageEvents(prisma, workspace.workspace_id, 4, 'message.received');
+    for (const [index, event] of recorded.entries()) {
+      await prisma.event.update({ where: { id: event.id.slice('evt_'.length) }, data: { tx_id: BigInt(11 - index) } });
+    }
+    const inTransactionOrder = recorded.map((event) => event.id).reverse();
+    expect((await catchUp(workspace.api_key, null, '', 1)).events.map((event) => event.id)).toEqual(inTransactionOrder);
+    expect((await catchUp(workspace.api_key, null, '', 100)).events.map((event) => event.id)).toEqual(inTransactionOrder);
+    // Where a live subscription starts: after the last of them.
+    expect((await feedHead(prisma, workspace.workspace_id))?.id).toBe(inTransactionOrder.at(-1)!.slice('evt_'.length));
   });
 
   it('is pruned by the workers after EVENT_RETENTION_DAYS, newer events kept', async () => {
