@@ -17,6 +17,7 @@ import { idInput, limit, parseInput, searchTerm, uuid } from '../shared/validati
 import { CONTACTS } from './search.js';
 import { carriesTag } from './tags.js';
 import { newestFirstMatches } from '../shared/substringSearch.js';
+import { searchedWorkspace, type SearchedWorkspace } from '../shared/workspaceShares.js';
 import { selectWithIsoTimestamps, type TimestampColumns, withIsoTimestamps, type WithIsoTimestamps } from '../shared/isoTimestamps.js';
 
 type Query = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
@@ -80,17 +81,17 @@ function newestContacts(workspaceId: string, condition: Prisma.Sql, take: number
 
 /** The statement of up to `take` of the workspace's contacts matching `term` (resolvers/contacts/search.ts chooses
  * how to find them), newest first, older than `cursor` when given. */
-export function contactSearch(workspaceId: string, term: string, cursor: string | null, take: number): Prisma.Sql {
-  const matches = newestFirstMatches(CONTACTS, workspaceId, term, cursor, take);
-  return newestContacts(workspaceId, Prisma.sql`c.id = ANY(ARRAY(SELECT id FROM (${matches}) AS found))`, take);
+export function contactSearch(workspace: SearchedWorkspace, term: string, cursor: string | null, take: number): Prisma.Sql {
+  const matches = newestFirstMatches(CONTACTS, workspace, term, cursor, take);
+  return newestContacts(workspace.id, Prisma.sql`c.id = ANY(ARRAY(SELECT id FROM (${matches}) AS found))`, take);
 }
 
 /** A page of the contacts matching `term`: one statement, on the connection for search statements. */
-function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }) {
-  const { workspaceId } = requireActor(ctx);
+async function searchPage(ctx: Context, term: string, args: { limit: number; cursor?: string | null }) {
+  const workspace = await searchedWorkspace(ctx.searchSql, requireActor(ctx).workspaceId);
   return keysetPage(
     args.limit,
-    (take) => statementRows<ContactRow>(ctx.searchSql, contactSearch(workspaceId, term, args.cursor ?? null, take)),
+    (take) => statementRows<ContactRow>(ctx.searchSql, contactSearch(workspace, term, args.cursor ?? null, take)),
     (row) => row.id,
   );
 }

@@ -92,7 +92,7 @@ const shortGram = (row: Prisma.Sql, gram: string, term: string): Lookup => ({
  * trigrams are fewer than those of its rarest word (`Zoe Larsen`: 13 ms, against 111 ms through `Larsen`).
  */
 export const CONTACTS: SearchedTable = {
-  table: Prisma.raw('customers'),
+  name: 'customers',
   matches: contactMatches,
   lookups: (row, term) => {
     // The name and e-mail are looked up by the term, the phone number by its digits.

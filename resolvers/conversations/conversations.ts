@@ -11,6 +11,7 @@ import { notFound } from '../shared/errors.js';
 import { cursorArgument, keysetPage } from '../shared/pagination.js';
 import { idInput, isoDateTime, isStorableInstant, limit, parseInput, searchTerm, uuid } from '../shared/validation.js';
 import { type ConversationKey, type ConversationWalk, matchingConversationIds, ZERO_ID } from './search.js';
+import { searchedWorkspace } from '../shared/workspaceShares.js';
 import { type ConversationQuery, conversationsOfIds, conversationsWhere } from './rows.js';
 import type { IsoTimestamp } from '../shared/isoTimestamps.js';
 
@@ -97,8 +98,9 @@ const searchInput = z.object({
 export async function searchConversations(ctx: Context, input: z.input<typeof searchInput>, query: ConversationQuery = {}) {
   const args = parseInput(searchInput, input);
   const { workspaceId } = requireActor(ctx);
+  const workspace = await searchedWorkspace(ctx.searchSql, workspaceId);
   return page(args, async (walk, take) =>
-    conversationsOfIds(ctx, workspaceId, await matchingConversationIds(ctx.searchSql, workspaceId, args.q, walk, take), query),
+    conversationsOfIds(ctx, workspaceId, await matchingConversationIds(ctx.searchSql, workspace, args.q, walk, take), query),
   );
 }
 

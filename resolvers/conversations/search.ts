@@ -8,6 +8,7 @@ import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { SqlConnection } from '../../infra/db/sql.js';
 import { statementRows } from '../shared/statements.js';
 import { candidateRows, matchingInOrder, type SearchableList } from '../shared/substringSearch.js';
+import type { SearchedWorkspace } from '../shared/workspaceShares.js';
 import { CONTACTS } from '../contacts/search.js';
 import { MESSAGES } from '../messaging/search.js';
 
@@ -29,7 +30,8 @@ const message = Prisma.raw('message');
 
 const ORDER = Prisma.sql`last_message_at DESC NULLS LAST, id DESC`;
 
-function conversationList(workspaceId: string, term: string, withMessagesOnly: boolean): SearchableList {
+function conversationList(workspace: SearchedWorkspace, term: string, withMessagesOnly: boolean): SearchableList {
+  const workspaceId = workspace.id;
   /** The conversations with a message after `position` (a relation of one row: last_message_at, id), as a condition
    * on the alias `conversation`; false when the position is past them. */
   const timedAfter = (position: Prisma.Sql | null) =>
@@ -81,13 +83,13 @@ function conversationList(workspaceId: string, term: string, withMessagesOnly: b
     candidatesAfter: (position) => Prisma.sql`
       SELECT id, last_message_at FROM (
         SELECT conversation.id, conversation.last_message_at
-        FROM (${candidateRows(CONTACTS, contact, workspaceId, term, Prisma.sql`${contact}.id`)}) AS contact
+        FROM (${candidateRows(CONTACTS, contact, workspace, term, Prisma.sql`${contact}.id`)}) AS contact
         CROSS JOIN LATERAL (
           SELECT conversation.id, conversation.last_message_at FROM conversations conversation
           WHERE conversation.customer_id = contact.id AND conversation.company_id = ${workspaceId}::uuid OFFSET 0) AS conversation
         UNION
         SELECT conversation.id, conversation.last_message_at
-        FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspaceId, term, Prisma.sql`${message}.conversation_id`)}) AS message) AS matched
+        FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspace, term, Prisma.sql`${message}.conversation_id`)}) AS message) AS matched
         JOIN conversations conversation ON conversation.id = matched.conversation_id
         OFFSET 0) AS conversation
       WHERE ${Prisma.join(parts(position), ' OR ')}`,
@@ -97,7 +99,7 @@ function conversationList(workspaceId: string, term: string, withMessagesOnly: b
 /** Up to `take` ids of the workspace's conversations matching `term`, in the list's order, along `walk`: one statement. */
 export async function matchingConversationIds(
   sql: SqlConnection,
-  workspaceId: string,
+  workspace: SearchedWorkspace,
   term: string,
   walk: ConversationWalk,
   take: number,
@@ -105,7 +107,7 @@ export async function matchingConversationIds(
   // A walk kept to conversations with a message, already past them (a cursor into those without), has nothing left.
   if (walk.withMessagesOnly && walk.after?.at === null) return [];
   const start = walk.after ? Prisma.sql`SELECT ${walk.after.at}::timestamptz AS last_message_at, ${walk.after.id}::uuid AS id` : null;
-  const statement = matchingInOrder(conversationList(workspaceId, term, walk.withMessagesOnly), start, take);
+  const statement = matchingInOrder(conversationList(workspace, term, walk.withMessagesOnly), start, take);
   const rows = await statementRows<{ id: string }>(sql, statement);
   return rows.map((row) => row.id);
 }

@@ -8,7 +8,7 @@ import { containsIgnoringCase, containsPattern, indexedPiece, isShortTerm, type 
 /** Messages, by body. The index looks up the term's longest word (indexedPiece), since a body is prose where a
  * common word's trigrams are in millions of rows. */
 export const MESSAGES: SearchedTable = {
-  table: Prisma.raw('messages'),
+  name: 'messages',
   matches: (row, term) => containsIgnoringCase(Prisma.sql`${row}.body`, term),
   lookups: (row, term) => {
     const piece = indexedPiece(term);

@@ -14,6 +14,7 @@ import { selectWithIsoTimestamps, type TimestampColumns, type WithIsoTimestamps 
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import { MESSAGES } from './search.js';
 import { matchingNewestFirst } from '../shared/substringSearch.js';
+import { searchedWorkspace } from '../shared/workspaceShares.js';
 
 export async function getMessage(ctx: Context, input: { id: string }): Promise<MessageDetailRow> {
   const { workspaceId } = requireActor(ctx);
@@ -127,7 +128,8 @@ export async function searchMessages(ctx: Context, input: MessageSearchInput): P
           select: messageDetailSelect,
         })
     : async (take: number) => {
-        const ids = await matchingNewestFirst(ctx.searchSql, MESSAGES, workspaceId, args.q, cursor, take);
+        const workspace = await searchedWorkspace(ctx.searchSql, workspaceId);
+        const ids = await matchingNewestFirst(ctx.searchSql, MESSAGES, workspace, args.q, cursor, take);
         if (ids.length === 0) return [];
         const where = { id: { in: ids }, company_id: workspaceId };
         return ctx.prisma.message.findMany({ where, orderBy: { id: 'desc' }, select: messageDetailSelect });

@@ -13,6 +13,7 @@
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { SqlConnection } from '../../infra/db/sql.js';
 import { statementRows } from './statements.js';
+import type { SearchedWorkspace } from './workspaceShares.js';
 
 const DEFAULT_WINDOW = 1000;
 /** The most rows read in order after the first window, in first windows, for a term that the first window showed
@@ -70,7 +71,8 @@ export type Lookup = { condition: Prisma.Sql; check: Prisma.Sql | null };
  * meets one of them (a row meeting an inexact one is then checked with `matches`).
  */
 export type SearchedTable = {
-  table: Prisma.Sql;
+  /** The table's name: what workspaceShares.ts knows its workspaces' shares by. */
+  name: string;
   matches(row: Prisma.Sql, term: string): Prisma.Sql;
   lookups(row: Prisma.Sql, term: string): Lookup[];
 };
@@ -80,21 +82,25 @@ export type SearchedTable = {
  * through its indexes: one lookup after another, each read through its own index and checked only against what
  * it does not already answer (a contact whose phone number holds the digits needs no check of its name), then
  * combined. Each index's rows are read first (OFFSET 0 keeps the planner from folding a check into the lookup, or
- * from walking the whole list in order instead).
+ * from walking the whole list in order instead). The index is asked for the workspace's rows too, unless the
+ * workspace holds most of the table (workspaceShares.ts): then by the term alone, the workspace's rows kept after.
  */
 export function candidateRows(
   searched: SearchedTable,
   alias: Prisma.Sql,
-  workspaceId: string,
+  workspace: SearchedWorkspace,
   term: string,
   columns: Prisma.Sql,
 ): Prisma.Sql {
-  const reads = searched.lookups(alias, term).map(
-    ({ condition, check }) => Prisma.sql`
+  const inWorkspace = Prisma.sql`${alias}.company_id = ${workspace.id}::uuid`;
+  const byTermAlone = workspace.holdsMostOf.has(searched.name);
+  const reads = searched.lookups(alias, term).map(({ condition, check }) => {
+    const kept = [byTermAlone ? inWorkspace : null, check].filter((part) => part !== null);
+    return Prisma.sql`
       SELECT ${columns} FROM (
-        SELECT * FROM ${searched.table} ${alias} WHERE ${condition} AND ${alias}.company_id = ${workspaceId}::uuid OFFSET 0) AS ${alias}
-      ${check ? Prisma.sql`WHERE ${check}` : Prisma.empty}`,
-  );
+        SELECT * FROM ${Prisma.raw(searched.name)} ${alias} WHERE ${condition} ${byTermAlone ? Prisma.empty : Prisma.sql`AND ${inWorkspace}`} OFFSET 0) AS ${alias}
+      ${kept.length ? Prisma.sql`WHERE ${Prisma.join(kept, ' AND ')}` : Prisma.empty}`;
+  });
   return Prisma.join(reads, ' UNION ');
 }
 
@@ -167,11 +173,12 @@ const candidate = Prisma.raw('candidate');
  * newest first by id (ids are UUIDv7), older than `cursor` when given. */
 export function newestFirstMatches(
   searched: SearchedTable,
-  workspaceId: string,
+  workspace: SearchedWorkspace,
   term: string,
   cursor: string | null,
   take: number,
 ): Prisma.Sql {
+  const table = Prisma.raw(searched.name);
   const list: SearchableList = {
     key: Prisma.sql`id`,
     order: Prisma.sql`id DESC`,
@@ -182,11 +189,11 @@ export function newestFirstMatches(
     // messages, 13 s, for the older of two workspaces sharing the table; it expected the workspace's rows spread
     // evenly through the ids).
     after: (position, size) => Prisma.sql`
-      SELECT id, ${searched.matches(searched.table, term)} AS matched FROM ${searched.table}
-      WHERE company_id = ANY(ARRAY[${workspaceId}::uuid]) ${position ? Prisma.sql`AND id < (SELECT id FROM ${position})` : Prisma.empty}
+      SELECT id, ${searched.matches(table, term)} AS matched FROM ${table}
+      WHERE company_id = ANY(ARRAY[${workspace.id}::uuid]) ${position ? Prisma.sql`AND id < (SELECT id FROM ${position})` : Prisma.empty}
       ORDER BY company_id, id DESC LIMIT ${size}`,
     candidatesAfter: (position) => Prisma.sql`
-      SELECT id FROM (${candidateRows(searched, candidate, workspaceId, term, Prisma.sql`${candidate}.id`)}) AS found
+      SELECT id FROM (${candidateRows(searched, candidate, workspace, term, Prisma.sql`${candidate}.id`)}) AS found
       WHERE id < (SELECT id FROM ${position})`,
   };
   return matchingInOrder(list, cursor ? Prisma.sql`SELECT ${cursor}::uuid AS id` : null, take);
@@ -196,12 +203,11 @@ export function newestFirstMatches(
 export async function matchingNewestFirst(
   sql: SqlConnection,
   searched: SearchedTable,
-  workspaceId: string,
+  workspace: SearchedWorkspace,
   term: string,
   cursor: string | null,
   take: number,
 ): Promise<string[]> {
-  const statement = newestFirstMatches(searched, workspaceId, term, cursor, take);
-  const rows = await statementRows<{ id: string }>(sql, statement);
+  const rows = await statementRows<{ id: string }>(sql, newestFirstMatches(searched, workspace, term, cursor, take));
   return rows.map((row) => row.id);
 }

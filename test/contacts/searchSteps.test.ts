@@ -5,13 +5,16 @@
 // step, which shows that the plan tells the steps apart. The rows read in order come from the index of that order
 // alone (migration 0049), and a phone term's pieces from their own index. Each holds of the plan made for the term
 // (a custom plan: the embedded database, and any unnamed statement) and of the one plan made for any term (the
-// generic plan of PostgreSQL's search sessions, infra/db/database.ts), on both databases. 1,100 contacts: the newest
-// 1,000 hold 50 matches of the common term, the next 80 none, the oldest 20 all match.
+// generic plan of PostgreSQL's search sessions, infra/db/database.ts), on both databases, and whether the index step
+// asks the GIN indexes for the workspace's rows or for the term's alone (a workspace holding most of the table,
+// resolvers/shared/workspaceShares.ts): then no lookup names the workspace, and the answers are the same. 1,100
+// contacts: the newest 1,000 hold 50 matches of the common term, the next 80 none, the oldest 20 all match.
 import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { contactSearch } from '../../resolvers/contacts/contacts.js';
 import { openHarness } from '../support/harness.js';
+import { searchedWorkspace, type SearchedWorkspace } from '../../resolvers/shared/workspaceShares.js';
 
 const h = await openHarness();
 const ws = await h.workspace('Search steps');
@@ -29,9 +32,24 @@ await h.db.sql.query(
 );
 await h.db.sql.query('ANALYZE customers');
 
-type PlanNode = { Alias?: string; 'Node Type': string; 'Index Name'?: string; 'Actual Loops': number; Plans?: PlanNode[] };
+type PlanNode = {
+  Alias?: string;
+  'Node Type': string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  'Recheck Cond'?: string;
+  Filter?: string;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+};
 
 type Plans = 'custom' | 'generic';
+/** Whether the index step's lookups ask for the workspace's rows (`workspace`) or the term's alone (`term alone`). */
+type Lookups = 'workspace' | 'term alone';
+const searched = (lookups: Lookups): SearchedWorkspace => ({
+  id: ws.workspace_id,
+  holdsMostOf: new Set(lookups === 'term alone' ? ['customers'] : []),
+});
 
 /** A statement's value as SQL text (a workspace id, a pattern, a number), for EXECUTE's arguments. */
 const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
@@ -60,26 +78,62 @@ async function run(statement: Prisma.Sql, plans: Plans): Promise<{ rows: { id: s
 }
 
 /** The page's ids, how many times the index step's reads of the contacts (aliased `candidate`, however the planner
- * reads them) ran while answering it, the windows' scans of the contacts that ran (node type and index), and every
- * index that a scan which ran read. */
-async function answer(term: string, plans: Plans): Promise<{ ids: string[]; lookups: number; scans: string[]; indexes: Set<string> }> {
-  const { rows, explained: raw } = await run(contactSearch(ws.workspace_id, term, null, 51), plans);
+ * reads them) ran while answering it, the windows' scans of the contacts that ran (node type and index), every
+ * index that a scan which ran read, and the conditions of the index step's reads of the table that ran (the
+ * lookups, before the rows they find are kept to the workspace's or checked). */
+async function answer(
+  term: string,
+  plans: Plans,
+  lookups: Lookups = 'workspace',
+): Promise<{ ids: string[]; lookups: number; scans: string[]; indexes: Set<string>; lookupConditions: string[] }> {
+  const { rows, explained: raw } = await run(contactSearch(searched(lookups), term, null, 51), plans);
   const ids = rows.map((row) => row.id);
   // A plan made for the values names the workspace; one made for any value names its parameter instead.
   expect(JSON.stringify(raw).includes(ws.workspace_id)).toBe(plans === 'custom');
   const [{ Plan }] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }];
-  let lookups = 0;
+  let candidateReads = 0;
   const scans: string[] = [];
   const indexes = new Set<string>();
+  const lookupConditions: string[] = [];
   const visit = (node: PlanNode) => {
-    if (node.Alias?.startsWith('candidate')) lookups += node['Actual Loops'];
+    if (node.Alias?.startsWith('candidate')) candidateReads += node['Actual Loops'];
     else if (node.Alias === 'customers' && node['Actual Loops'] > 0) scans.push(`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim());
     if (node['Index Name'] && node['Actual Loops'] > 0) indexes.add(node['Index Name']);
+    if (node.Alias?.startsWith('candidate') && node['Node Type'].endsWith(' Scan') && node['Node Type'] !== 'Subquery Scan') {
+      if (node['Actual Loops'] > 0) lookupConditions.push([node['Index Cond'], node['Recheck Cond'], node.Filter].join(' '));
+    }
     node.Plans?.forEach(visit);
   };
   visit(Plan);
-  return { ids, lookups, scans, indexes };
+  return { ids, lookups: candidateReads, scans, indexes, lookupConditions };
 }
+
+describe.each<Lookups>(['workspace', 'term alone'])('the index step asking for the %s', (lookups) => {
+  it.each<Plans>(['custom', 'generic'])('names the workspace in its lookups only when it asks for it (%s plan)', async (plans) => {
+    for (const term of ['zyx', '+1 555 000 0999', 'zy']) {
+      const { ids, lookupConditions } = await answer(term, plans, lookups);
+      expect(ids).toHaveLength(1);
+      expect(lookupConditions.length).toBeGreaterThan(0);
+      for (const condition of lookupConditions) expect(condition.includes('company_id')).toBe(lookups === 'workspace');
+    }
+  });
+
+  it('answers what the other way answers, for every kind of term', async () => {
+    const other: Lookups = lookups === 'workspace' ? 'term alone' : 'workspace';
+    for (const term of ['kowalski', 'zyx', 'zy', 'k', '5550001', '+1 555 000 0999', 'silva 10', 'nobody', 'ana']) {
+      const { ids } = await answer(term, 'custom', lookups);
+      expect(ids, term).toEqual((await answer(term, 'custom', other)).ids);
+    }
+  });
+});
+
+describe('which workspaces hold most of a table (PostgreSQL statistics, after ANALYZE)', () => {
+  it('finds the workspace holding most contacts, and no other, nor a table it does not hold most of', async () => {
+    const small = await h.workspace('Search steps, small');
+    expect(await searchedWorkspace(h.db.searchSql, ws.workspace_id)).toEqual({ id: ws.workspace_id, holdsMostOf: new Set(['customers']) });
+    expect(await searchedWorkspace(h.db.searchSql, small.workspace_id)).toEqual({ id: small.workspace_id, holdsMostOf: new Set() });
+  });
+});
 
 describe.each<Plans>(['custom', 'generic'])('the steps of a contact search, %s plan', (plans) => {
   it('completes a common term one match short of its page from the further window, without the index step', async () => {

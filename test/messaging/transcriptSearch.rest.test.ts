@@ -4,11 +4,15 @@
 // or absent ones found through the trigram and short-gram indexes among older rows. 1,480 messages (more than the
 // message window of 1,000) in 370 conversations with messages (more than the conversation window of 300), then 50
 // conversations without any, are written with createMany; every page is read over HTTP and the whole walk compared
-// with the same match computed here.
+// with the same match computed here; so is every page of the search statements themselves, each way their index step
+// can ask the indexes (for the workspace's rows, or the term's alone).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { openHarness, type Harness } from '../support/harness.js';
 import { getJson } from '../support/restFixtures.js';
+import { matchingNewestFirst } from '../../resolvers/shared/substringSearch.js';
+import { MESSAGES } from '../../resolvers/messaging/search.js';
+import { matchingConversationIds } from '../../resolvers/conversations/search.js';
 
 const TIMED = 370;
 const UNTIMED = 50;
@@ -22,6 +26,7 @@ type Conversation = { id: string; customer_id: string; last_message_at: Date | n
 
 let h: Harness;
 let key: string;
+let workspaceId: string;
 const contacts: Contact[] = [];
 const conversations: Conversation[] = [];
 const messages: Message[] = [];
@@ -75,8 +80,10 @@ beforeAll(async () => {
   h = await openHarness({ rateLimitPerMinute: 100_000 });
   const workspace = await h.workspace();
   key = workspace.api_key;
-  build(Date.now() - 1_000_000);
+  const start = Date.now() - 1_000_000;
+  build(start);
   const company_id = workspace.workspace_id;
+  workspaceId = company_id;
   await h.db.prisma.customer.createMany({ data: contacts.map((contact) => ({ ...contact, company_id })) });
   await h.db.prisma.conversation.createMany({
     data: conversations.map((conversation) => ({ ...conversation, company_id, provider: 'sandbox' })),
@@ -84,16 +91,25 @@ beforeAll(async () => {
   await h.db.prisma.message.createMany({
     data: messages.map((message) => ({ ...message, company_id, direction: 'inbound', status: 'received' })),
   });
-  // Another workspace holds the same words, and is never found.
+  // Another workspace holds the same words, older than every row of this one (so that only the index step, which
+  // reads older rows, could meet them), and is never found.
   const other = await h.workspace();
+  const older = (offset: number) => uuidv7({ msecs: start - 100_000 + offset });
   const stranger = await h.db.prisma.customer.create({
-    data: { company_id: other.workspace_id, name: 'Zephyr Qoo', phone_number: '+15550000001' },
+    data: { id: older(0), company_id: other.workspace_id, name: 'Zephyr Qoo', phone_number: '+15550000001' },
   });
   const elsewhere = await h.db.prisma.conversation.create({
-    data: { company_id: other.workspace_id, customer_id: stranger.id, provider: 'sandbox', last_message_at: new Date() },
+    data: {
+      id: older(1),
+      company_id: other.workspace_id,
+      customer_id: stranger.id,
+      provider: 'sandbox',
+      last_message_at: new Date(start - 100_000),
+    },
   });
   await h.db.prisma.message.createMany({
-    data: ['Quokka xj refund', 'Where is my order? (kiwi fruit)'].map((body) => ({
+    data: ['Quokka xj refund', 'Where is my order? (kiwi fruit)'].map((body, index) => ({
+      id: older(2 + index),
       company_id: other.workspace_id,
       conversation_id: elsewhere.id,
       body,
@@ -135,12 +151,15 @@ const terms = {
   'a number': '#14',
 };
 
+/** The messages whose body contains the term, newest first. */
+const matchingMessages = (term: string) =>
+  messages
+    .filter((message) => contains(message.body, term))
+    .map((message) => message.id)
+    .reverse();
+
 describe('message search', () => {
-  const matching = (term: string) =>
-    messages
-      .filter((message) => contains(message.body, term))
-      .map((message) => message.id)
-      .reverse();
+  const matching = matchingMessages;
 
   it.each(Object.entries(terms))(
     '%s (%s): exactly the messages whose body contains it, newest first, over every page',
@@ -168,27 +187,30 @@ describe('a search term too long', () => {
   );
 });
 
-describe('conversation search', () => {
-  const matching = (term: string, from: (conversation: Conversation) => boolean = () => true) => {
-    const contactOf = new Map(contacts.map((contact) => [contact.id, contact]));
-    const withMessage = new Set(messages.filter((message) => contains(message.body, term)).map((message) => message.conversation_id));
-    return conversations
-      .filter((conversation) => {
-        const contact = contactOf.get(conversation.customer_id)!;
-        const byContact = contains(contact.name, term) || contains(contact.phone_number, term) || contains(contact.email, term);
-        return (byContact || withMessage.has(conversation.id)) && from(conversation);
-      })
-      .sort(conversationOrder)
-      .map((conversation) => conversation.id);
-  };
+/** The conversations whose contact or messages contain the term (among those `from` keeps), in the list's order. */
+function matchingConversations(term: string, from: (conversation: Conversation) => boolean = () => true): string[] {
+  const contactOf = new Map(contacts.map((contact) => [contact.id, contact]));
+  const withMessage = new Set(messages.filter((message) => contains(message.body, term)).map((message) => message.conversation_id));
+  return conversations
+    .filter((conversation) => {
+      const contact = contactOf.get(conversation.customer_id)!;
+      const byContact = contains(contact.name, term) || contains(contact.phone_number, term) || contains(contact.email, term);
+      return (byContact || withMessage.has(conversation.id)) && from(conversation);
+    })
+    .sort(conversationOrder)
+    .map((conversation) => conversation.id);
+}
 
-  const conversationTerms = {
-    ...terms,
-    "a contact's name, also without messages": 'zephyr qoo',
-    'a phone fragment': '+1555000036',
-    'a phone fragment of six digits or fewer': '00036',
-    'an e-mail fragment': 'gita17@',
-  };
+const conversationTerms = {
+  ...terms,
+  "a contact's name, also without messages": 'zephyr qoo',
+  'a phone fragment': '+1555000036',
+  'a phone fragment of six digits or fewer': '00036',
+  'an e-mail fragment': 'gita17@',
+};
+
+describe('conversation search', () => {
+  const matching = matchingConversations;
 
   it.each(Object.entries(conversationTerms))(
     "%s (%s): exactly the conversations whose contact or messages contain it, in the list's order, over every page",
@@ -216,5 +238,38 @@ describe('conversation search', () => {
     const page = await getJson(h, `/api/v1/conversations/search?q=o&before=c1.${untimed.id}.-.m`, { key });
     expect(page.status).toBe(200);
     expect(page.body).toEqual({ data: [], has_more: false, next_cursor: null });
+  });
+});
+
+// The statements themselves, each way a lookup of the index step can be asked (resolvers/shared/workspaceShares.ts
+// chooses for the service): for the workspace's rows, or for the term's alone with the workspace's rows kept after,
+// as for a workspace holding most of the table. Both answer exactly the match, over every page.
+describe.each([
+  ['workspace', []],
+  ['term alone', ['customers', 'messages']],
+])('the search statements, the index step asking for the %s', (_lookups, tables) => {
+  const searched = () => ({ id: workspaceId, holdsMostOf: new Set(tables) });
+
+  it.each(Object.entries(terms))('messages: %s (%s)', async (_kind, term) => {
+    const ids: string[] = [];
+    for (let page: string[] = []; ids.length === 0 || page.length === 100;) {
+      page = await matchingNewestFirst(h.db.searchSql, MESSAGES, searched(), term, ids.at(-1) ?? null, 100);
+      ids.push(...page);
+      if (page.length === 0) break;
+    }
+    expect(ids).toEqual(matchingMessages(term));
+  });
+
+  it.each(Object.entries(conversationTerms))('conversations: %s (%s)', async (_kind, term) => {
+    const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]));
+    const ids: string[] = [];
+    for (let page: string[] = []; ids.length === 0 || page.length === 100;) {
+      const last = byId.get(ids.at(-1) ?? '');
+      const after = last ? { at: last.last_message_at, id: last.id } : null;
+      page = await matchingConversationIds(h.db.searchSql, searched(), term, { after, withMessagesOnly: false }, 100);
+      ids.push(...page);
+      if (page.length === 0) break;
+    }
+    expect(ids).toEqual(matchingConversations(term));
   });
 });
