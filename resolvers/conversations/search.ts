@@ -58,6 +58,45 @@ function conversationList(workspace: SearchedWorkspace, term: string, withMessag
     );
     return Prisma.sql`SELECT * FROM (${Prisma.join(reads, ' UNION ALL ')}) AS parts ORDER BY ${ORDER} LIMIT ${size}`;
   };
+  /**
+   * The conversations after `position` of the contacts that the indexes list for the term: at least every one of them
+   * among the first `take` in the list's order. A contact's last_message_at is never older than any of its
+   * conversations' (a trigger keeps it so, migration 0050), so the conversations of the contacts read first (every
+   * contact with a message at or after the position, whose conversations may fall either side of it, and the `take`
+   * latest before it) bound the rest: a contact whose last message is older than the last of the first `take` of
+   * those conversations has none among them, nor does one without a message, after a conversation with one. Only
+   * the other contacts are read then, every one when the first contacts' conversations do not fill `take` with a
+   * message. A phone fragment with ten thousand old matching contacts read each one's conversations (15 of its 38
+   * ms at a million contacts).
+   */
+  const conversationsOfContacts = (position: Prisma.Sql, take: number) => {
+    const at = Prisma.sql`(SELECT last_message_at FROM ${position})`;
+    const after = Prisma.join(parts(position), ' OR ');
+    const conversationsOf = (contacts: Prisma.Sql) => Prisma.sql`
+      SELECT conversation.id, conversation.last_message_at FROM ${contacts} AS contact
+      CROSS JOIN LATERAL (
+        SELECT conversation.id, conversation.last_message_at FROM conversations conversation
+        WHERE conversation.customer_id = contact.id AND conversation.company_id = ${workspaceId}::uuid OFFSET 0) AS conversation
+      WHERE ${after}`;
+    const bound = Prisma.sql`(SELECT last_message_at FROM first_bound)`;
+    return Prisma.sql`
+      SELECT * FROM (
+        WITH found AS MATERIALIZED (${candidateRows(CONTACTS, contact, workspace, term, Prisma.sql`${contact}.id, ${contact}.last_message_at`)}),
+        read_first AS MATERIALIZED (
+          SELECT id FROM found WHERE last_message_at >= ${at}
+          UNION ALL
+          (SELECT id FROM found WHERE last_message_at < ${at} ORDER BY last_message_at DESC LIMIT ${take})),
+        first_read AS MATERIALIZED (${conversationsOf(Prisma.raw('read_first'))} ORDER BY ${ORDER} LIMIT ${take}),
+        first_bound AS MATERIALIZED (
+          SELECT last_message_at FROM first_read WHERE (SELECT count(*) FROM first_read) = ${take}
+          ORDER BY last_message_at ASC NULLS FIRST, id ASC LIMIT 1),
+        read_then AS MATERIALIZED (
+          SELECT id FROM found WHERE id NOT IN (SELECT id FROM read_first)
+            AND NOT (${bound} IS NOT NULL AND (last_message_at IS NULL OR last_message_at < ${bound})))
+        SELECT * FROM first_read
+        UNION ALL
+        ${conversationsOf(Prisma.raw('read_then'))}) AS of_contacts`;
+  };
   return {
     window: CONVERSATION_WINDOW,
     key: Prisma.sql`id, last_message_at`,
@@ -79,14 +118,11 @@ function conversationList(workspace: SearchedWorkspace, term: string, withMessag
     // (OFFSET 0 keeps it one), since the planner, overestimating the contacts found, hashed every conversation of
     // the table instead (2,500 contacts: 270 → 75 ms at a million). Only then are they kept to those after the
     // position (OFFSET 0): a position known only when the statement runs would otherwise have the planner read every
-    // conversation after it and hash them.
-    candidatesAfter: (position) => Prisma.sql`
+    // conversation after it and hash them. Of the contacts, only those whose conversations can be among the first
+    // `take` are read (conversationsOfContacts).
+    candidatesAfter: (position, take) => Prisma.sql`
       SELECT id, last_message_at FROM (
-        SELECT conversation.id, conversation.last_message_at
-        FROM (${candidateRows(CONTACTS, contact, workspace, term, Prisma.sql`${contact}.id`)}) AS contact
-        CROSS JOIN LATERAL (
-          SELECT conversation.id, conversation.last_message_at FROM conversations conversation
-          WHERE conversation.customer_id = contact.id AND conversation.company_id = ${workspaceId}::uuid OFFSET 0) AS conversation
+        ${conversationsOfContacts(position, take)}
         UNION
         SELECT conversation.id, conversation.last_message_at
         FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspace, term, Prisma.sql`${message}.conversation_id`)}) AS message) AS matched
@@ -94,6 +130,15 @@ function conversationList(workspace: SearchedWorkspace, term: string, withMessag
         OFFSET 0) AS conversation
       WHERE ${Prisma.join(parts(position), ' OR ')}`,
   };
+}
+
+/** The statement of up to `take` ids of the workspace's conversations matching `term`, in the list's order, along
+ * `walk`; null when the walk has nothing left: one kept to conversations with a message, already past them (a cursor
+ * into those without). */
+export function conversationSearch(workspace: SearchedWorkspace, term: string, walk: ConversationWalk, take: number): Prisma.Sql | null {
+  if (walk.withMessagesOnly && walk.after?.at === null) return null;
+  const start = walk.after ? Prisma.sql`SELECT ${walk.after.at}::timestamptz AS last_message_at, ${walk.after.id}::uuid AS id` : null;
+  return matchingInOrder(conversationList(workspace, term, walk.withMessagesOnly), start, take);
 }
 
 /** Up to `take` ids of the workspace's conversations matching `term`, in the list's order, along `walk`: one statement. */
@@ -104,10 +149,8 @@ export async function matchingConversationIds(
   walk: ConversationWalk,
   take: number,
 ): Promise<string[]> {
-  // A walk kept to conversations with a message, already past them (a cursor into those without), has nothing left.
-  if (walk.withMessagesOnly && walk.after?.at === null) return [];
-  const start = walk.after ? Prisma.sql`SELECT ${walk.after.at}::timestamptz AS last_message_at, ${walk.after.id}::uuid AS id` : null;
-  const statement = matchingInOrder(conversationList(workspace, term, walk.withMessagesOnly), start, take);
+  const statement = conversationSearch(workspace, term, walk, take);
+  if (!statement) return [];
   const rows = await statementRows<{ id: string }>(sql, statement);
   return rows.map((row) => row.id);
 }

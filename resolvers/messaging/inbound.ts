@@ -181,10 +181,10 @@ async function store(ctx: Context, workspaceId: string, input: z.infer<typeof in
       },
       select: { id: true },
     });
-    // Only ever forward: a late redelivery of an older message must not shorten the window.
+    // Only ever forward: a late redelivery of an older message must not shorten the window. The contact's own
+    // last_message_at follows by a trigger (migration 0050).
     const later = { OR: [{ last_message_at: null }, { last_message_at: { lt: sentAt } }] };
     await tx.conversation.updateMany({ where: { id: conversation.id, ...later }, data: { last_message_at: sentAt } });
-    await tx.customer.updateMany({ where: { id: contactId, ...later }, data: { last_message_at: sentAt } });
     // The contact wrote again: a window the provider said was closed (131047) is open from this message.
     const notOlder = { OR: [{ last_message_at: null }, { last_message_at: { lte: sentAt } }] };
     await tx.conversation.updateMany({

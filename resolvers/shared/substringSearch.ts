@@ -117,8 +117,9 @@ export type SearchableList = {
   /** At most `size` rows after `position` (from the list's start when null), in the list's order: the key columns
    * and `matched`, whether the row contains the term. */
   after(position: Prisma.Sql | null, size: Prisma.Sql): Prisma.Sql;
-  /** The key columns of every row after `position` that contains the term, through an index, in any order. */
-  candidatesAfter(position: Prisma.Sql): Prisma.Sql;
+  /** The key columns of rows after `position` that contain the term, through an index, in any order: every such
+   * row, or at least every one of them among the first `take` in the list's order. */
+  candidatesAfter(position: Prisma.Sql, take: number): Prisma.Sql;
   /** How many rows the first window reads; a list whose rows cost more to test reads fewer. */
   window?: number;
 };
@@ -161,7 +162,7 @@ export function matchingInOrder(list: SearchableList, start: Prisma.Sql | null, 
       UNION ALL
       (SELECT ${list.key} FROM further WHERE matched ORDER BY ${list.order})
       UNION ALL
-      (SELECT ${list.key} FROM (${list.candidatesAfter(named('boundary'))}) AS candidate
+      (SELECT ${list.key} FROM (${list.candidatesAfter(named('boundary'), take)}) AS candidate
        WHERE EXISTS (SELECT FROM boundary) ORDER BY ${list.order} LIMIT ${take})
       LIMIT ${take}) AS page
     ORDER BY ${list.order}`;

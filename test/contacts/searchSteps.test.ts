@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { Prisma } from '../../prisma/generated/prisma/client.js';
 import { contactSearch } from '../../resolvers/contacts/contacts.js';
 import { openHarness } from '../support/harness.js';
-import { searchedWorkspace, type SearchedWorkspace } from '../../resolvers/shared/workspaceShares.js';
+import type { SearchedWorkspace } from '../../resolvers/shared/workspaceShares.js';
 
 const h = await openHarness();
 const ws = await h.workspace('Search steps');
@@ -124,14 +124,6 @@ describe.each<Lookups>(['workspace', 'term alone'])('the index step asking for t
       const { ids } = await answer(term, 'custom', lookups);
       expect(ids, term).toEqual((await answer(term, 'custom', other)).ids);
     }
-  });
-});
-
-describe('which workspaces hold most of a table (PostgreSQL statistics, after ANALYZE)', () => {
-  it('finds the workspace holding most contacts, and no other, nor a table it does not hold most of', async () => {
-    const small = await h.workspace('Search steps, small');
-    expect(await searchedWorkspace(h.db.searchSql, ws.workspace_id)).toEqual({ id: ws.workspace_id, holdsMostOf: new Set(['customers']) });
-    expect(await searchedWorkspace(h.db.searchSql, small.workspace_id)).toEqual({ id: small.workspace_id, holdsMostOf: new Set() });
   });
 });
 

@@ -147,7 +147,8 @@ describe('the conversations report read from kept days', () => {
     expect((await expectKeptAsCounted(key, WEEK)).totals['unanswered_conversations']).toBe(0);
     await data(key, 'mutation($id: ID!) { conversationReopen(id: $id) { status } }', { id: conversations[0]!.id });
     await data(key, 'mutation($id: ID!) { conversationClose(id: $id) { status } }', { id: conversations[1]!.id });
-    const changed = await expectKeptAsCounted(key, { ...WEEK, to: '2026-12-01T00:00:00.000Z' });
+    // Through the end of today: the reopening is counted on the day it happens.
+    const changed = await expectKeptAsCounted(key, { ...WEEK, to: DateTime.utc().startOf('day').plus({ days: 1 }).toISO() });
     expect(changed.totals).toMatchObject({ conversations_reopened: 1 });
     await prisma.message.deleteMany({ where: { conversation_id: conversations[259]!.id } });
     expect((await expectKeptAsCounted(key, WEEK)).totals['messages_in']).toBe(259);
