@@ -30,9 +30,10 @@ describe('a contact read by written statements', () => {
       email: 'tess@example.com',
       metadata: { plan: 'pro', seats: 3, labels: ['a', 'b'], nested: { ok: true, none: null } },
     });
-    // Years below 1000 are written with four digits by both, as by toISOString.
-    await h.db.prisma.customer.update({ where: { id: contact.id }, data: { last_message_at: new Date('0999-02-03T04:05:06.789Z') } });
     const conversation = await seedConversation(h.db.prisma, ws, contact.id);
+    // Years below 1000 are written with four digits by both, as by toISOString. (Set after the conversation, whose
+    // last message moves the contact's forward, migration 0050.)
+    await h.db.prisma.customer.update({ where: { id: contact.id }, data: { last_message_at: new Date('0999-02-03T04:05:06.789Z') } });
     // The conversation's contact is read through Prisma (a relation of the conversation).
     const embedded = (await getJson(h, `/api/v1/conversations/${conversation.id}`, { key })).body.customer;
     const stored = await h.db.prisma.customer.findUniqueOrThrow({ where: { id: contact.id } });

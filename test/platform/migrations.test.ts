@@ -75,6 +75,7 @@ const DATABASE_ONLY = {
     `CREATE TRIGGER conversations_first_response AFTER INSERT ON public.messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION conversations_first_response()`,
     `CREATE TRIGGER conversations_inserted_report_changes AFTER INSERT ON public.conversations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_conversations()`,
     `CREATE TRIGGER conversations_updated_report_changes AFTER UPDATE ON public.conversations FOR EACH ROW WHEN (((old.created_at IS DISTINCT FROM new.created_at) OR (old.closed_at IS DISTINCT FROM new.closed_at) OR (old.first_inbound_at IS DISTINCT FROM new.first_inbound_at) OR (old.first_response_at IS DISTINCT FROM new.first_response_at) OR (old.first_responder_id IS DISTINCT FROM new.first_responder_id))) EXECUTE FUNCTION report_changes_conversation_updated()`,
+    `CREATE TRIGGER customers_last_message_at AFTER INSERT OR UPDATE OF last_message_at, customer_id ON public.conversations FOR EACH ROW WHEN ((new.last_message_at IS NOT NULL)) EXECUTE FUNCTION customers_last_message_at()`,
     `CREATE TRIGGER events_notify AFTER INSERT ON public.events FOR EACH ROW EXECUTE FUNCTION events_notify()`,
     `CREATE TRIGGER messages_deleted_report_changes AFTER DELETE ON public.messages REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_created()`,
     `CREATE TRIGGER messages_inserted_report_changes AFTER INSERT ON public.messages REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_changes_created()`,
