@@ -48,6 +48,8 @@ function conversationList(workspace: SearchedWorkspace, term: string, withMessag
       AND conversation.id < coalesce((SELECT id FROM ${position} WHERE last_message_at IS NULL), ${LAST_ID}::uuid)`;
   };
   const parts = (position: Prisma.Sql | null) => [timedAfter(position), untimedAfter(position)].filter((part) => part !== null);
+  /** Every conversation after `position`, as a condition on the alias `conversation`. */
+  const after = (position: Prisma.Sql) => Prisma.join(parts(position), ' OR ');
   /** The first `size` conversations after `position`: each part read in its index's order, then merged. */
   const window = (position: Prisma.Sql | null, size: Prisma.Sql) => {
     // Both in the index's own order (NULLS FIRST): ordered by id alone, the planner may walk the primary key instead.
@@ -71,13 +73,12 @@ function conversationList(workspace: SearchedWorkspace, term: string, withMessag
    */
   const conversationsOfContacts = (position: Prisma.Sql, take: number) => {
     const at = Prisma.sql`(SELECT last_message_at FROM ${position})`;
-    const after = Prisma.join(parts(position), ' OR ');
     const conversationsOf = (contacts: Prisma.Sql) => Prisma.sql`
       SELECT conversation.id, conversation.last_message_at FROM ${contacts} AS contact
       CROSS JOIN LATERAL (
         SELECT conversation.id, conversation.last_message_at FROM conversations conversation
         WHERE conversation.customer_id = contact.id AND conversation.company_id = ${workspaceId}::uuid OFFSET 0) AS conversation
-      WHERE ${after}`;
+      WHERE ${after(position)}`;
     const bound = Prisma.sql`(SELECT last_message_at FROM first_bound)`;
     return Prisma.sql`
       SELECT * FROM (
@@ -128,7 +129,7 @@ function conversationList(workspace: SearchedWorkspace, term: string, withMessag
         FROM (SELECT DISTINCT conversation_id FROM (${candidateRows(MESSAGES, message, workspace, term, Prisma.sql`${message}.conversation_id`)}) AS message) AS matched
         JOIN conversations conversation ON conversation.id = matched.conversation_id
         OFFSET 0) AS conversation
-      WHERE ${Prisma.join(parts(position), ' OR ')}`,
+      WHERE ${after(position)}`,
   };
 }
 
