@@ -3,6 +3,8 @@
 // oldest transaction still running are read, so every event that can still commit sorts after every event
 // already returned: a reader that continues after the last event it saw never misses one and never sees one
 // twice, however transactions overlap, on one instance or many. Live updates (hub.ts) read the same way.
+// "Still running" means of this database: a snapshot lists the running transactions of every database of the server,
+// and one that PostgreSQL's activity view shows in another database can never record an event here (FEED_HORIZON).
 // The feed carries the subscribable event types; webhook.test pings, sent to one subscription, are not in it.
 import { Prisma, type PrismaClient } from '../../prisma/generated/prisma/client.js';
 import { DomainError } from '../shared/errors.js';
@@ -10,6 +12,24 @@ import { EVENT_ID_PREFIX } from '../shared/outbox.js';
 import type { FeedEvent, FeedPosition } from '../shared/liveEvents.js';
 
 type EventRow = { id: string; body: string; tx_id: string };
+
+/**
+ * Every transaction below this id has ended, but for those of other databases: the oldest running transaction not
+ * shown in another database, else the snapshot's xmax (every later transaction gets a higher id). pg_snapshot_xmin
+ * alone counts every database's transactions, and an index build or a batch job elsewhere on a shared server held back
+ * this feed, live updates and webhooks for as long as it ran. A transaction the view does not place (a prepared one,
+ * or one that ended between the snapshot and the view) counts as this database's: the horizon can only be too low.
+ * The view gives every role the database and transaction id of every session; its xid is 32 bits, the snapshot's 64.
+ */
+const FEED_HORIZON = Prisma.sql`(
+  SELECT coalesce(
+    (SELECT min(running) FROM pg_snapshot_xip(snapshot) AS running
+     WHERE NOT EXISTS (
+       SELECT FROM pg_stat_activity elsewhere
+       WHERE elsewhere.backend_xid = (running::text::bigint % 4294967296)::text::xid
+         AND elsewhere.datname IS DISTINCT FROM current_database())),
+    pg_snapshot_xmax(snapshot))::text::bigint
+  FROM pg_current_snapshot() AS snapshot)`;
 // The statements answer tx_id and id as text, under their own names: ORDER BY names them by table, as a bare name
 // would order by the answered text ("10" before "9") instead of the columns (and not by their index).
 
@@ -35,7 +55,7 @@ export async function readEvents(
   const rows = await prisma.$queryRaw<EventRow[]>`
     SELECT id::text AS id, body, tx_id::text AS tx_id FROM events
     WHERE company_id = ${workspaceId}::uuid
-      AND tx_id < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint
+      AND tx_id < ${FEED_HORIZON}
       ${after ? Prisma.sql`AND (tx_id, id) > (${after.txId}::bigint, ${after.id}::uuid)` : Prisma.empty}
       ${types ? Prisma.sql`AND type = ANY(${types}::text[])` : Prisma.empty}
     ORDER BY events.tx_id, events.id
@@ -47,7 +67,7 @@ export async function readEvents(
 export async function feedHead(prisma: PrismaClient, workspaceId: string): Promise<FeedPosition | null> {
   const [row] = await prisma.$queryRaw<EventRow[]>`
     SELECT id::text AS id, '' AS body, tx_id::text AS tx_id FROM events
-    WHERE company_id = ${workspaceId}::uuid AND tx_id < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint
+    WHERE company_id = ${workspaceId}::uuid AND tx_id < ${FEED_HORIZON}
     ORDER BY events.tx_id DESC, events.id DESC LIMIT 1`;
   return row ? { txId: BigInt(row.tx_id), id: row.id } : null;
 }

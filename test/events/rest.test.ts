@@ -3,7 +3,7 @@
 // webhook body byte for byte; paging, the type filter, workspace isolation and a bad cursor; the workers'
 // pruning after EVENT_RETENTION_DAYS; the order of transactions whose ids cross a power of ten, and where a live
 // subscription starts among them; and, on PostgreSQL, that an event committed late by a longer transaction
-// never falls behind a reader's cursor.
+// never falls behind a reader's cursor, while a transaction of another database on the server holds nothing back.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openHarness } from '../support/harness.js';
 import { LOCAL_RECEIVER_HOSTS, startReceiver } from '../support/webhookReceiver.js';
@@ -14,6 +14,7 @@ import { startDeliveryWorker } from '../../workers/webhooks/worker.js';
 import { startEventPruner } from '../../workers/events/pruner.js';
 import { getJson } from '../support/restFixtures.js';
 import { feedHead } from '../../resolvers/events/feed.js';
+import { holdTransactionInAnotherDatabase } from '../support/otherDatabase.js';
 
 takeTurnsWithOtherWorkerFiles();
 const h = await openHarness({ webhookTargets: createTargetGuard({ allowedHosts: LOCAL_RECEIVER_HOSTS }), rateLimitPerMinute: 100_000 });
@@ -164,6 +165,23 @@ describe('the event feed', () => {
       expect(after.events).toHaveLength(2);
       expect(after.events[0]!.data).toEqual({});
       expect(after.events[1]!.id).toBe(fast!.id);
+    },
+  );
+
+  it.skipIf(!process.env['TEST_DATABASE_URL'])(
+    'gives events at once while a transaction of another database on the server runs (PostgreSQL)',
+    async () => {
+      const workspace = await h.workspace();
+      const [start] = await recordMessageEvents(prisma, workspace.workspace_id, 1, 'message.received');
+      const release = await holdTransactionInAnotherDatabase();
+      try {
+        const recorded = await recordMessageEvents(prisma, workspace.workspace_id, 2, 'message.received');
+        const caughtUp = await catchUp(workspace.api_key, start!.id);
+        expect(caughtUp.events.map((event) => event.id)).toEqual(recorded.map((event) => event.id));
+        expect((await feedHead(prisma, workspace.workspace_id))?.id).toBe(recorded[1]!.id.slice('evt_'.length));
+      } finally {
+        await release();
+      }
     },
   );
 });

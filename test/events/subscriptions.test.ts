@@ -2,7 +2,8 @@
 // package against the service on a real port. An inbound WhatsApp message (posted to the provider webhook) and
 // an API send reach a subscriber; a subscriber of one conversation sees only it; one that reconnects with the
 // last event id it saw gets what it missed, in order, then live events; a key of another workspace hears
-// nothing; a key without the conversations scope is refused. Subscribers asking the same share one execution per
+// nothing; a key without the conversations scope is refused; on PostgreSQL, a transaction of another database on the
+// server delays nothing. Subscribers asking the same share one execution per
 // event (infra/graphql/sharedLiveResults.ts): each still gets the answer to its own document and variables.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from 'graphql-sse';
 import { openMessagingWorld } from '../support/messaging.js';
 import { inboundPayload } from '../support/whatsappPayloads.js';
+import { holdTransactionInAnotherDatabase } from '../support/otherDatabase.js';
 
 const world = await openMessagingWorld('sandbox', { rateLimitPerMinute: 100_000 });
 const h = world.harness;
@@ -191,6 +193,24 @@ describe('subscriptions over SSE', () => {
     ]);
     expect(watcher.errors).toEqual([]);
   });
+
+  it.skipIf(!process.env['TEST_DATABASE_URL'])(
+    'deliver an inbound message while a transaction of another database on the server runs (PostgreSQL)',
+    async () => {
+      const ws = await world.workspace();
+      const before = h.services.events.subscriberCount();
+      const all = subscribe(ws.apiKey, 'messageCreated');
+      await joined(before + 1);
+      const release = await holdTransactionInAnotherDatabase();
+      try {
+        await inbound(ws, 'Sent while another application works');
+        expect((await all.next(1))[0]!.message?.body).toBe('Sent while another application works');
+      } finally {
+        await release();
+        all.stop();
+      }
+    },
+  );
 
   it('refuses a key without the conversations scope, and an after that is not an event of the workspace', async () => {
     const ws = await world.workspace();

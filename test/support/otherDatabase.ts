@@ -1,0 +1,18 @@
+// A transaction of another database on TEST_DATABASE_URL's server, as another application sharing the server runs
+// one (an index build, a batch job): open, holding its transaction id, until released.
+import pg from 'pg';
+
+/** Opens a transaction that has written (so holds a transaction id) in the server's `postgres` database; resolves to
+ * the function that commits it and disconnects. */
+export async function holdTransactionInAnotherDatabase(): Promise<() => Promise<void>> {
+  const url = new URL(process.env['TEST_DATABASE_URL']!);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT pg_current_xact_id()');
+  return async () => {
+    await client.query('COMMIT');
+    await client.end();
+  };
+}
