@@ -13,11 +13,14 @@ import type { FeedEvent, FeedPosition } from '../shared/liveEvents.js';
 
 type EventRow = { id: string; body: string; tx_id: string };
 
+// The statements answer tx_id and id as text, under their own names: ORDER BY names them by table, as a bare name
+// would order by the answered text ("10" before "9") instead of the columns (and not by their index).
+
 /**
  * Every transaction below this id has ended, but for those of other databases: the oldest running transaction not
- * shown in another database, else the snapshot's xmax (every later transaction gets a higher id). pg_snapshot_xmin
+ * shown in another database, else the snapshot's xmax (no transaction from it on had ended). pg_snapshot_xmin
  * alone counts every database's transactions, and an index build or a batch job elsewhere on a shared server held back
- * this feed, live updates and webhooks for as long as it ran. A transaction the view does not place (a prepared one,
+ * this feed and live updates for as long as it ran. A transaction the view does not place (a prepared one,
  * or one that ended between the snapshot and the view) counts as this database's: the horizon can only be too low.
  * The view gives every role the database and transaction id of every session; its xid is 32 bits, the snapshot's 64.
  */
@@ -30,8 +33,6 @@ const FEED_HORIZON = Prisma.sql`(
          AND elsewhere.datname IS DISTINCT FROM current_database())),
     pg_snapshot_xmax(snapshot))::text::bigint
   FROM pg_current_snapshot() AS snapshot)`;
-// The statements answer tx_id and id as text, under their own names: ORDER BY names them by table, as a bare name
-// would order by the answered text ("10" before "9") instead of the columns (and not by their index).
 
 function feedEvent(row: EventRow): FeedEvent {
   return { envelope: JSON.parse(row.body) as FeedEvent['envelope'], position: { txId: BigInt(row.tx_id), id: row.id } };
