@@ -2,8 +2,8 @@
 // one (an index build, a batch job): open, holding its transaction id, until released.
 import pg from 'pg';
 
-/** Opens a transaction that has written (so holds a transaction id) in the server's `postgres` database; resolves to
- * the function that commits it and disconnects. */
+/** Opens a transaction in the server's `postgres` database holding a transaction id (pg_current_xact_id assigns one,
+ * as a first write does); resolves to the function that commits it and disconnects. */
 export async function holdTransactionInAnotherDatabase(): Promise<() => Promise<void>> {
   const url = new URL(process.env['TEST_DATABASE_URL']!);
   url.pathname = '/postgres';
