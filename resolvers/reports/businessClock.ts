@@ -3,6 +3,7 @@
 // with the open seconds before each; PostgreSQL then reads a timestamp's "business seconds since the clock's
 // origin" with one binary search (width_bucket) over their starts, so business seconds between two instants are
 // B(end) − B(start) at the cost of two lookups a row. A year of weekday hours is about 260 intervals.
+import { LRUCache } from 'lru-cache';
 import { Prisma } from '../../prisma/generated/prisma/client.js';
 import type { Services } from '../shared/context.js';
 import { openIntervals } from '../workspace/businessHours.js';
@@ -22,6 +23,20 @@ function merged(intervals: Interval[]): Interval[] {
   return joined;
 }
 
+/** A clock built, the instants it covers, and the hours it was built from. */
+type BuiltClock = { clock: BusinessClock; hours: string; origin: number; until: number };
+
+/**
+ * The clocks built lately, by workspace. Reports and the day keeper's rounds ask for the same clock again and again
+ * (from the workspace's first conversation to now), and building one walks every open interval of that history in
+ * luxon: 2.2 s of the 7.5 s that keeping two years of days took, one week a round. A clock is built on to the end of
+ * the next day (UTC): intervals after an instant change nothing of its business seconds, so it serves until then any
+ * request it covers, with the same hours and holidays.
+ */
+const builtClocks = new LRUCache<string, BuiltClock>({ max: 200 });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** The clock over [from, to), widened back to the workspace's first conversation (a resolution starts when its
  * conversation was created, however long ago) and on to now (a first response may come after `to`). */
 export async function businessClock(ctx: Pick<Services, 'prisma'>, workspaceId: string, from: Date, to: Date): Promise<BusinessClock> {
@@ -29,16 +44,21 @@ export async function businessClock(ctx: Pick<Services, 'prisma'>, workspaceId: 
     businessHoursOf(ctx.prisma, workspaceId),
     ctx.prisma.conversation.findFirst({ where: { company_id: workspaceId }, orderBy: { created_at: 'asc' }, select: { created_at: true } }),
   ]);
-  const start = new Date(Math.min(from.getTime(), first?.created_at.getTime() ?? from.getTime()));
-  const end = new Date(Math.max(to.getTime(), Date.now()));
+  const origin = Math.min(from.getTime(), first?.created_at.getTime() ?? from.getTime());
+  const end = Math.max(to.getTime(), Date.now());
+  const settings = JSON.stringify(hours);
+  const cached = builtClocks.get(workspaceId);
+  if (cached && cached.hours === settings && cached.origin <= origin && end <= cached.until) return cached.clock;
+  const until = Math.max(end, (Math.floor(Date.now() / DAY_MS) + 2) * DAY_MS);
   const clock: BusinessClock = { starts: [], ends: [], openBefore: [] };
   let open = 0;
-  for (const interval of merged(openIntervals(hours, start, end))) {
+  for (const interval of merged(openIntervals(hours, new Date(origin), new Date(until)))) {
     clock.starts.push(interval.start / 1000);
     clock.ends.push(interval.end / 1000);
     clock.openBefore.push(open);
     open += (interval.end - interval.start) / 1000;
   }
+  builtClocks.set(workspaceId, { clock, hours: settings, origin, until });
   return clock;
 }
 
