@@ -2,10 +2,12 @@
 // Tokyo open 09:00–17:00 on weekdays with a holiday on Wednesday: a message at 16:50 answered at 09:10 the next
 // day took 20 business minutes; nights, the weekend and the holiday do not count; a resolution started before the
 // range (and before any other conversation) is counted from its start. The per-person table counts the same way.
+// The clock a report builds is reused, but not past the day after it was built.
 import { DateTime } from 'luxon';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openHarness } from '../support/harness.js';
 import { graphqlCalls } from '../support/results.js';
+import { businessClock } from '../../resolvers/reports/businessClock.js';
 
 const harness = await openHarness();
 const { data } = graphqlCalls(harness);
@@ -13,6 +15,7 @@ const prisma = harness.db.prisma;
 const ZONE = 'Asia/Tokyo';
 /** An instant given as Tokyo wall-clock time; the week starts on Monday 2026-10-05. */
 const tokyo = (local: string) => DateTime.fromISO(local, { zone: ZONE }).toJSDate();
+const DAY = 24 * 60 * 60 * 1000;
 const WEEK = { from: tokyo('2026-10-05T00:00').toISOString(), to: tokyo('2026-10-12T00:00').toISOString() };
 
 const workspace = await harness.workspace('Reports business hours');
@@ -103,5 +106,24 @@ describe('business hours in the conversations report', () => {
     const { reportPeople } = await data(workspace.api_key, people, WEEK);
     // The owner gave every first response and holds every conversation: the workspace's figures.
     expect(reportPeople.rows).toEqual([{ user_id: owner, ...WEEK_FIGURES }]);
+  });
+  it('builds the clock again once the day after the one it was built on has passed', async () => {
+    // A workspace open around the clock: its clock is one interval, whose end is as far as the clock reaches.
+    const { workspace_id } = await harness.workspace('Reports clock reuse');
+    const built = Date.UTC(2026, 9, 5, 12);
+    const reach = async (at: number) => {
+      vi.setSystemTime(at);
+      const clock = await businessClock(harness.services, workspace_id, new Date(built - 7 * DAY), new Date(built - DAY));
+      return clock.ends.at(-1)! * 1000;
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect(await reach(built)).toBe(Date.UTC(2026, 9, 7));
+      // Reused the next day, then built anew: a first response made three days later still counts its open seconds.
+      expect(await reach(built + DAY)).toBe(Date.UTC(2026, 9, 7));
+      expect(await reach(built + 3 * DAY)).toBe(Date.UTC(2026, 9, 10));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
