@@ -46,8 +46,6 @@ export function readsKeptDays(scope: ReportScope): boolean {
   );
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** The local dates (YYYY-MM-DD) from `from`'s up to the last that begins before `to` (the date of `to`'s last
  * millisecond before it). Only the two ends are read in the zone; the dates between are counted on the calendar: the
  * day keeper lists its whole range every round, and luxon per day was a tenth of a catch-up's CPU. A date a zone
@@ -56,7 +54,7 @@ function localDays(from: Date, to: Date, zone: string): string[] {
   const calendarDay = (at: number) => Date.parse(`${DateTime.fromMillis(at, { zone }).toISODate()!}T00:00:00Z`);
   const last = calendarDay(to.getTime() - 1);
   const days: string[] = [];
-  for (let day = calendarDay(from.getTime()); day <= last; day += DAY_MS) days.push(new Date(day).toISOString().slice(0, 10));
+  for (let day = calendarDay(from.getTime()); day <= last; day += 24 * HOUR) days.push(new Date(day).toISOString().slice(0, 10));
   return days;
 }
 

@@ -5,24 +5,27 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 
+/** The URL of `database` on TEST_DATABASE_URL's server. */
+export function databaseOnTestServer(database: string): string {
+  const url = new URL(process.env['TEST_DATABASE_URL']!);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
 /** The environment a spawned server needs to use an empty database. */
 export async function emptyDatabaseEnv(): Promise<Record<string, string>> {
-  const base = process.env['TEST_DATABASE_URL'];
-  if (!base) return {};
+  if (!process.env['TEST_DATABASE_URL']) return {};
   const name = `crm_fresh_${randomBytes(6).toString('hex')}`;
-  const admin = new URL(base);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
+  const admin = databaseOnTestServer('postgres');
+  const client = new pg.Client({ connectionString: admin });
   await client.connect();
   await client.query(`CREATE DATABASE "${name}"`);
   await client.end();
   afterAll(async () => {
-    const cleanup = new pg.Client({ connectionString: admin.toString() });
+    const cleanup = new pg.Client({ connectionString: admin });
     await cleanup.connect();
     await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await cleanup.end();
   });
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString() };
+  return { DATABASE_URL: databaseOnTestServer(name) };
 }
