@@ -45,11 +45,12 @@ export async function businessClock(ctx: Pick<Services, 'prisma'>, workspaceId: 
     ctx.prisma.conversation.findFirst({ where: { company_id: workspaceId }, orderBy: { created_at: 'asc' }, select: { created_at: true } }),
   ]);
   const origin = Math.min(from.getTime(), first?.created_at.getTime() ?? from.getTime());
-  const end = Math.max(to.getTime(), Date.now());
+  const now = Date.now();
+  const end = Math.max(to.getTime(), now);
   const settings = JSON.stringify(hours);
   const cached = builtClocks.get(workspaceId);
   if (cached && cached.hours === settings && cached.origin <= origin && end <= cached.until) return cached.clock;
-  const until = Math.max(end, (Math.floor(Date.now() / DAY_MS) + 2) * DAY_MS);
+  const until = Math.max(end, (Math.floor(now / DAY_MS) + 2) * DAY_MS);
   const clock: BusinessClock = { starts: [], ends: [], openBefore: [] };
   let open = 0;
   for (const interval of merged(openIntervals(hours, new Date(origin), new Date(until)))) {
